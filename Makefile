@@ -1,0 +1,34 @@
+# pqsig — convenience targets. `make price` runs the main job; `make test` builds and runs every test.
+BUILD ?= build
+GENERATOR ?= Ninja
+CMAKE_FLAGS ?=
+
+.PHONY: all deps configure build test price bench clean interop-deps
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+configure: deps
+	@cmake -S . -B $(BUILD) -G $(GENERATOR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+
+build: configure
+	@cmake --build $(BUILD) -j$$(nproc)
+
+# Independent implementations used as test oracles (installed at test time, never committed).
+interop-deps:
+	@PQSIG_DEPS_EXTRA=1 bash scripts/deps.sh
+	@bash scripts/interop-deps.sh
+
+test: build interop-deps
+	@ctest --test-dir $(BUILD) --output-on-failure -j$$(nproc)
+
+price: build
+	@./$(BUILD)/pqsig price
+
+bench: build
+	@./$(BUILD)/pqsig_bench --benchmark_min_time=0.2
+
+clean:
+	@rm -rf $(BUILD)

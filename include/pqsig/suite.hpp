@@ -1,0 +1,163 @@
+// pqsig — one API for every suite: the closed, versioned suite registry, signing keys,
+// verifying keys and KEM keys. Errors are typed values; a bad signature is never an exception.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "pqsig/common.hpp"
+#include "pqsig/hash.hpp"
+
+namespace pqsig {
+
+enum class SuiteClass { signature, kem, mac };
+std::string_view suite_class_name(SuiteClass c) noexcept;
+
+/// One entry of the closed registry. Sizes are bytes; 0 means "variable" (RSA, DER forms),
+/// in which case the `max_` figure is an upper bound used for budgeting.
+struct SuiteInfo {
+  std::string_view id;            ///< "ml-dsa-65", "ml-dsa-65+ed25519", "ml-kem-768+x25519-hkdf" ...
+  int version;                    ///< registry version of this suite definition
+  SuiteClass cls;
+  std::string_view family;        ///< "ml-dsa" | "slh-dsa" | "ml-kem" | "classical" | "composite" | "hybrid-kem"
+  std::string_view standard;      ///< "FIPS 204", "RFC 8032", "draft-ietf-lamps-pq-composite-sigs-13" ...
+  std::string_view jose_alg;      ///< JOSE "alg" (e.g. "ML-DSA-44", "EdDSA", "ES256"); empty if none
+  std::string_view http_alg;      ///< RFC 9421 alg name; empty if none
+  bool http_registered;           ///< in the IANA HTTP Signature Algorithms registry
+  std::size_t public_key_size;    ///< encoded public key (KEM: encapsulation key)
+  std::size_t private_key_size;   ///< canonical private key (seed form where one exists)
+  std::size_t expanded_key_size;  ///< expanded secret key (FIPS encodings); == private if none
+  std::size_t output_size;        ///< signature / ciphertext / MAC tag; max if variable
+  std::size_t shared_secret_size; ///< KEM only
+  bool variable_output;           ///< output_size is an upper bound (ECDSA DER, RSA)
+};
+
+/// All suites of the registry, in display order.
+std::span<const SuiteInfo> all_suites() noexcept;
+/// Lookup by identifier (exact, lower-case) and version. Unknown → Errc::unknown_suite, never a default.
+Result<const SuiteInfo*> find_suite(std::string_view id, int version = 1);
+/// Lookup by "id" or "id@vN" (e.g. "ml-dsa-65@v1").
+Result<const SuiteInfo*> parse_suite_ref(std::string_view ref);
+
+/// Options common to signing and verification.
+struct SignOptions {
+  byte_span ctx{};                          ///< context string (ML-DSA/SLH-DSA/composite: 0..255 bytes)
+  std::optional<hash::PreHash> prehash{};   ///< HashML-DSA / HashSLH-DSA when set
+  bool deterministic = false;               ///< ML-DSA rnd = 0^32, SLH-DSA opt_rand = PK.seed
+};
+
+namespace detail {
+struct SignerImpl;
+struct VerifierImpl;
+struct KemDecapsImpl;
+struct KemEncapsImpl;
+}  // namespace detail
+
+/// A private signing key, prepared once (expanded form cached). Move-only; wiped on destruction.
+class SigningKey {
+ public:
+  /// Fresh key from the OS random source.
+  static Result<SigningKey> generate(const SuiteInfo& suite);
+  /// From the canonical private key (seed form where the suite has one; see SuiteInfo).
+  static Result<SigningKey> from_private(const SuiteInfo& suite, byte_span priv);
+  /// From an expanded secret key (ML-DSA / SLH-DSA FIPS encodings).
+  static Result<SigningKey> from_expanded(const SuiteInfo& suite, byte_span sk);
+
+  SigningKey(SigningKey&&) noexcept;
+  SigningKey& operator=(SigningKey&&) noexcept;
+  SigningKey(const SigningKey&) = delete;
+  SigningKey& operator=(const SigningKey&) = delete;
+  ~SigningKey();
+
+  const SuiteInfo& suite() const noexcept;
+  byte_span public_key() const noexcept;
+  /// Canonical private key bytes (the seed form when one exists).
+  byte_span private_key() const noexcept;
+  /// Expanded secret key (FIPS 204/205 sk encoding) where the suite has one, else error.
+  Result<bytes> expanded_private_key() const;
+  Result<bytes> sign(byte_span msg, const SignOptions& opt = {}) const;
+  /// MAC suites: verify with the same key.
+  Status verify(byte_span msg, byte_span sig, const SignOptions& opt = {}) const;
+
+  explicit SigningKey(std::unique_ptr<detail::SignerImpl> impl) noexcept;
+
+ private:
+  std::unique_ptr<detail::SignerImpl> impl_;
+};
+
+/// A public verifying key, decoded and prepared once.
+class VerifyingKey {
+ public:
+  static Result<VerifyingKey> from_public(const SuiteInfo& suite, byte_span pub);
+
+  VerifyingKey(VerifyingKey&&) noexcept;
+  VerifyingKey& operator=(VerifyingKey&&) noexcept;
+  VerifyingKey(const VerifyingKey&) = delete;
+  VerifyingKey& operator=(const VerifyingKey&) = delete;
+  ~VerifyingKey();
+
+  const SuiteInfo& suite() const noexcept;
+  byte_span public_key() const noexcept;
+  /// Ok() when valid; Errc::verify_failed for a bad signature; other codes for malformed input.
+  Status verify(byte_span msg, byte_span sig, const SignOptions& opt = {}) const;
+
+  explicit VerifyingKey(std::unique_ptr<detail::VerifierImpl> impl) noexcept;
+
+ private:
+  std::unique_ptr<detail::VerifierImpl> impl_;
+};
+
+struct Encapsulation {
+  bytes ciphertext;
+  SecretBytes shared_secret;
+};
+
+/// KEM decapsulation key. Move-only; wiped on destruction.
+class KemPrivateKey {
+ public:
+  static Result<KemPrivateKey> generate(const SuiteInfo& suite);
+  static Result<KemPrivateKey> from_private(const SuiteInfo& suite, byte_span seed);
+
+  KemPrivateKey(KemPrivateKey&&) noexcept;
+  KemPrivateKey& operator=(KemPrivateKey&&) noexcept;
+  KemPrivateKey(const KemPrivateKey&) = delete;
+  KemPrivateKey& operator=(const KemPrivateKey&) = delete;
+  ~KemPrivateKey();
+
+  const SuiteInfo& suite() const noexcept;
+  byte_span public_key() const noexcept;
+  byte_span private_key() const noexcept;
+  Result<SecretBytes> decaps(byte_span ciphertext) const;
+
+  explicit KemPrivateKey(std::unique_ptr<detail::KemDecapsImpl> impl) noexcept;
+
+ private:
+  std::unique_ptr<detail::KemDecapsImpl> impl_;
+};
+
+class KemPublicKey {
+ public:
+  static Result<KemPublicKey> from_public(const SuiteInfo& suite, byte_span pub);
+
+  KemPublicKey(KemPublicKey&&) noexcept;
+  KemPublicKey& operator=(KemPublicKey&&) noexcept;
+  KemPublicKey(const KemPublicKey&) = delete;
+  KemPublicKey& operator=(const KemPublicKey&) = delete;
+  ~KemPublicKey();
+
+  const SuiteInfo& suite() const noexcept;
+  byte_span public_key() const noexcept;
+  /// Randomised encapsulation (OS randomness).
+  Result<Encapsulation> encaps() const;
+  /// Deterministic encapsulation from caller-supplied randomness (tests / KATs only).
+  Result<Encapsulation> encaps_derand(byte_span eseed) const;
+
+  explicit KemPublicKey(std::unique_ptr<detail::KemEncapsImpl> impl) noexcept;
+
+ private:
+  std::unique_ptr<detail::KemEncapsImpl> impl_;
+};
+
+}  // namespace pqsig

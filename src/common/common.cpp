@@ -1,0 +1,174 @@
+#include "pqsig/common.hpp"
+
+#include <sys/random.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "common/ct.hpp"
+
+#ifndef PQSIG_VERSION_STRING
+#define PQSIG_VERSION_STRING "0.0.0"
+#endif
+
+namespace pqsig {
+
+std::string_view version() noexcept { return PQSIG_VERSION_STRING; }
+
+std::string_view errc_name(Errc e) noexcept {
+  switch (e) {
+    case Errc::invalid_length: return "invalid_length";
+    case Errc::invalid_encoding: return "invalid_encoding";
+    case Errc::invalid_context: return "invalid_context";
+    case Errc::invalid_argument: return "invalid_argument";
+    case Errc::unknown_suite: return "unknown_suite";
+    case Errc::unsupported: return "unsupported";
+    case Errc::verify_failed: return "verify_failed";
+    case Errc::key_check_failed: return "key_check_failed";
+    case Errc::rng_failure: return "rng_failure";
+    case Errc::crypto_backend: return "crypto_backend";
+    case Errc::policy: return "policy";
+    case Errc::io: return "io";
+    case Errc::internal: return "internal";
+  }
+  return "unknown_error";
+}
+
+void secure_zero(void* p, std::size_t n) noexcept {
+  if (n == 0) return;
+  std::memset(p, 0, n);
+  // Make the compiler believe the memory is read afterwards.
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+bool ct_equal(byte_span a, byte_span b) noexcept {
+  if (a.size() != b.size()) return false;  // lengths are public
+  return ct::neq_mask(a.data(), b.data(), a.size()) == 0;
+}
+
+bool random_bytes(mut_byte_span out) noexcept {
+  std::size_t off = 0;
+  while (off < out.size()) {
+    ssize_t r = ::getrandom(out.data() + off, out.size() - off, 0);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      secure_zero(out.data(), out.size());
+      return false;
+    }
+    off += static_cast<std::size_t>(r);
+  }
+  return true;
+}
+
+namespace {
+constexpr char kHexLower[] = "0123456789abcdef";
+constexpr char kHexUpper[] = "0123456789ABCDEF";
+constexpr char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr char kB64Url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string b64enc(byte_span b, const char* alpha, bool pad) {
+  std::string out;
+  out.reserve((b.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 3 <= b.size(); i += 3) {
+    std::uint32_t v = (std::uint32_t(b[i]) << 16) | (std::uint32_t(b[i + 1]) << 8) | b[i + 2];
+    out += alpha[(v >> 18) & 63];
+    out += alpha[(v >> 12) & 63];
+    out += alpha[(v >> 6) & 63];
+    out += alpha[v & 63];
+  }
+  std::size_t rem = b.size() - i;
+  if (rem == 1) {
+    std::uint32_t v = std::uint32_t(b[i]) << 16;
+    out += alpha[(v >> 18) & 63];
+    out += alpha[(v >> 12) & 63];
+    if (pad) out += "==";
+  } else if (rem == 2) {
+    std::uint32_t v = (std::uint32_t(b[i]) << 16) | (std::uint32_t(b[i + 1]) << 8);
+    out += alpha[(v >> 18) & 63];
+    out += alpha[(v >> 12) & 63];
+    out += alpha[(v >> 6) & 63];
+    if (pad) out += '=';
+  }
+  return out;
+}
+
+Result<bytes> b64dec(std::string_view s, bool url) {
+  auto val = [url](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (!url && c == '+') return 62;
+    if (!url && c == '/') return 63;
+    if (url && c == '-') return 62;
+    if (url && c == '_') return 63;
+    return -1;
+  };
+  std::size_t n = s.size();
+  std::size_t padn = 0;
+  if (!url) {
+    if (n % 4 != 0) return Error{Errc::invalid_encoding, "base64: length not a multiple of 4"};
+    while (padn < 2 && n > 0 && s[n - 1] == '=') {
+      --n;
+      ++padn;
+    }
+  } else {
+    if (n % 4 == 1) return Error{Errc::invalid_encoding, "base64url: impossible length"};
+  }
+  bytes out;
+  out.reserve(n * 3 / 4);
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    int v = val(s[i]);
+    if (v < 0) return Error{Errc::invalid_encoding, std::string(url ? "base64url" : "base64") + ": invalid character"};
+    acc = (acc << 6) | static_cast<std::uint32_t>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<std::uint8_t>((acc >> bits) & 0xFF));
+    }
+  }
+  // Non-canonical trailing bits must be zero (strict decoding).
+  if (bits > 0 && (acc & ((1u << bits) - 1)) != 0)
+    return Error{Errc::invalid_encoding, "base64: non-zero trailing bits"};
+  (void)padn;
+  return out;
+}
+}  // namespace
+
+std::string to_hex(byte_span b, bool upper) {
+  const char* a = upper ? kHexUpper : kHexLower;
+  std::string s;
+  s.resize(b.size() * 2);
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    s[2 * i] = a[b[i] >> 4];
+    s[2 * i + 1] = a[b[i] & 15];
+  }
+  return s;
+}
+
+Result<bytes> from_hex(std::string_view s) {
+  if (s.size() % 2 != 0) return Error{Errc::invalid_encoding, "hex: odd number of digits"};
+  bytes out(s.size() / 2);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+    if (hi < 0 || lo < 0) return Error{Errc::invalid_encoding, "hex: invalid digit"};
+    out[i] = static_cast<std::uint8_t>((hi << 4) | lo);
+  }
+  return out;
+}
+
+std::string base64_encode(byte_span b) { return b64enc(b, kB64, true); }
+std::string base64url_encode(byte_span b) { return b64enc(b, kB64Url, false); }
+Result<bytes> base64_decode(std::string_view s) { return b64dec(s, false); }
+Result<bytes> base64url_decode(std::string_view s) { return b64dec(s, true); }
+
+}  // namespace pqsig

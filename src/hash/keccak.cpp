@@ -1,0 +1,244 @@
+// FIPS 202: Keccak-f[1600], the sponge construction, SHA-3 and SHAKE.
+#include <cstring>
+
+#include "pqsig/hash.hpp"
+
+namespace pqsig::hash {
+
+namespace {
+constexpr std::uint64_t kRC[24] = {
+    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
+
+inline std::uint64_t rol(std::uint64_t x, unsigned n) noexcept { return (x << n) | (x >> ((64 - n) & 63)); }
+
+inline std::uint64_t load64(const std::uint8_t* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);  // x86-64 / little-endian targets only (checked in CMake)
+  return v;
+}
+inline void store64(std::uint8_t* p, std::uint64_t v) noexcept { std::memcpy(p, &v, 8); }
+}  // namespace
+
+// FIPS 202 §3.3 Keccak-p[1600, 24]: theta, rho, pi, chi, iota; lanes A[x + 5y].
+void keccak_f1600_scalar(std::uint64_t A[25]) noexcept {
+  std::uint64_t a00 = A[0], a01 = A[1], a02 = A[2], a03 = A[3], a04 = A[4];
+  std::uint64_t a05 = A[5], a06 = A[6], a07 = A[7], a08 = A[8], a09 = A[9];
+  std::uint64_t a10 = A[10], a11 = A[11], a12 = A[12], a13 = A[13], a14 = A[14];
+  std::uint64_t a15 = A[15], a16 = A[16], a17 = A[17], a18 = A[18], a19 = A[19];
+  std::uint64_t a20 = A[20], a21 = A[21], a22 = A[22], a23 = A[23], a24 = A[24];
+  for (int round = 0; round < 24; ++round) {
+    // theta
+    std::uint64_t c0 = a00 ^ a05 ^ a10 ^ a15 ^ a20;
+    std::uint64_t c1 = a01 ^ a06 ^ a11 ^ a16 ^ a21;
+    std::uint64_t c2 = a02 ^ a07 ^ a12 ^ a17 ^ a22;
+    std::uint64_t c3 = a03 ^ a08 ^ a13 ^ a18 ^ a23;
+    std::uint64_t c4 = a04 ^ a09 ^ a14 ^ a19 ^ a24;
+    std::uint64_t d0 = c4 ^ rol(c1, 1), d1 = c0 ^ rol(c2, 1), d2 = c1 ^ rol(c3, 1);
+    std::uint64_t d3 = c2 ^ rol(c4, 1), d4 = c3 ^ rol(c0, 1);
+    a00 ^= d0; a05 ^= d0; a10 ^= d0; a15 ^= d0; a20 ^= d0;
+    a01 ^= d1; a06 ^= d1; a11 ^= d1; a16 ^= d1; a21 ^= d1;
+    a02 ^= d2; a07 ^= d2; a12 ^= d2; a17 ^= d2; a22 ^= d2;
+    a03 ^= d3; a08 ^= d3; a13 ^= d3; a18 ^= d3; a23 ^= d3;
+    a04 ^= d4; a09 ^= d4; a14 ^= d4; a19 ^= d4; a24 ^= d4;
+    // rho + pi: B[y, 2x+3y] = rot(A[x,y], r[x,y])
+    std::uint64_t b00 = a00;
+    std::uint64_t b10 = rol(a01, 1);
+    std::uint64_t b20 = rol(a02, 62);
+    std::uint64_t b05 = rol(a03, 28);
+    std::uint64_t b15 = rol(a04, 27);
+    std::uint64_t b16 = rol(a05, 36);
+    std::uint64_t b01 = rol(a06, 44);
+    std::uint64_t b11 = rol(a07, 6);
+    std::uint64_t b21 = rol(a08, 55);
+    std::uint64_t b06 = rol(a09, 20);
+    std::uint64_t b07 = rol(a10, 3);
+    std::uint64_t b17 = rol(a11, 10);
+    std::uint64_t b02 = rol(a12, 43);
+    std::uint64_t b12 = rol(a13, 25);
+    std::uint64_t b22 = rol(a14, 39);
+    std::uint64_t b23 = rol(a15, 41);
+    std::uint64_t b08 = rol(a16, 45);
+    std::uint64_t b18 = rol(a17, 15);
+    std::uint64_t b03 = rol(a18, 21);
+    std::uint64_t b13 = rol(a19, 8);
+    std::uint64_t b14 = rol(a20, 18);
+    std::uint64_t b24 = rol(a21, 2);
+    std::uint64_t b09 = rol(a22, 61);
+    std::uint64_t b19 = rol(a23, 56);
+    std::uint64_t b04 = rol(a24, 14);
+    // chi
+    a00 = b00 ^ (~b01 & b02); a01 = b01 ^ (~b02 & b03); a02 = b02 ^ (~b03 & b04);
+    a03 = b03 ^ (~b04 & b00); a04 = b04 ^ (~b00 & b01);
+    a05 = b05 ^ (~b06 & b07); a06 = b06 ^ (~b07 & b08); a07 = b07 ^ (~b08 & b09);
+    a08 = b08 ^ (~b09 & b05); a09 = b09 ^ (~b05 & b06);
+    a10 = b10 ^ (~b11 & b12); a11 = b11 ^ (~b12 & b13); a12 = b12 ^ (~b13 & b14);
+    a13 = b13 ^ (~b14 & b10); a14 = b14 ^ (~b10 & b11);
+    a15 = b15 ^ (~b16 & b17); a16 = b16 ^ (~b17 & b18); a17 = b17 ^ (~b18 & b19);
+    a18 = b18 ^ (~b19 & b15); a19 = b19 ^ (~b15 & b16);
+    a20 = b20 ^ (~b21 & b22); a21 = b21 ^ (~b22 & b23); a22 = b22 ^ (~b23 & b24);
+    a23 = b23 ^ (~b24 & b20); a24 = b24 ^ (~b20 & b21);
+    // iota
+    a00 ^= kRC[round];
+  }
+  A[0] = a00; A[1] = a01; A[2] = a02; A[3] = a03; A[4] = a04;
+  A[5] = a05; A[6] = a06; A[7] = a07; A[8] = a08; A[9] = a09;
+  A[10] = a10; A[11] = a11; A[12] = a12; A[13] = a13; A[14] = a14;
+  A[15] = a15; A[16] = a16; A[17] = a17; A[18] = a18; A[19] = a19;
+  A[20] = a20; A[21] = a21; A[22] = a22; A[23] = a23; A[24] = a24;
+}
+
+// Run-time dispatch point. Only the scalar backend exists today; a SIMD backend registers
+// here after a CPU-feature check, and tests compare it against keccak_f1600_scalar.
+void keccak_f1600(std::uint64_t st[25]) noexcept { keccak_f1600_scalar(st); }
+
+void keccak_f1600_x4(std::uint64_t st[4][25]) noexcept {
+  for (int i = 0; i < 4; ++i) keccak_f1600_scalar(st[i]);
+}
+
+void Keccak::reset() noexcept {
+  std::memset(st_, 0, sizeof st_);
+  pos_ = 0;
+  squeezing_ = false;
+}
+
+void Keccak::absorb(byte_span in) noexcept {
+  const std::uint8_t* p = in.data();
+  std::size_t n = in.size();
+  auto* s = reinterpret_cast<std::uint8_t*>(st_);
+  if (pos_ != 0) {
+    while (n > 0 && pos_ < rate_) {
+      s[pos_++] ^= *p++;
+      --n;
+    }
+    if (pos_ == rate_) {
+      keccak_f1600(st_);
+      pos_ = 0;
+    }
+  }
+  while (n >= rate_) {
+    for (std::size_t i = 0; i < rate_ / 8; ++i) st_[i] ^= load64(p + 8 * i);
+    keccak_f1600(st_);
+    p += rate_;
+    n -= rate_;
+  }
+  for (std::size_t i = 0; i < n; ++i) s[pos_ + i] ^= p[i];
+  pos_ += n;
+}
+
+void Keccak::finalize() noexcept {
+  auto* s = reinterpret_cast<std::uint8_t*>(st_);
+  s[pos_] ^= ds_;
+  s[rate_ - 1] ^= 0x80;
+  keccak_f1600(st_);
+  pos_ = 0;
+  squeezing_ = true;
+}
+
+void Keccak::squeeze(mut_byte_span out) noexcept {
+  if (!squeezing_) finalize();
+  auto* s = reinterpret_cast<const std::uint8_t*>(st_);
+  std::uint8_t* o = out.data();
+  std::size_t n = out.size();
+  while (n > 0) {
+    if (pos_ == rate_) {
+      keccak_f1600(st_);
+      pos_ = 0;
+    }
+    std::size_t take = rate_ - pos_;
+    if (take > n) take = n;
+    std::memcpy(o, s + pos_, take);
+    pos_ += take;
+    o += take;
+    n -= take;
+  }
+}
+
+void Keccak::squeeze_blocks(std::uint8_t* out, std::size_t nblocks) noexcept {
+  if (!squeezing_) finalize();
+  // A block boundary is required: if a partial squeeze happened, continue byte-wise.
+  if (pos_ != 0) {
+    squeeze(mut_byte_span(out, nblocks * rate_));
+    return;
+  }
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    // After finalize() the first block is ready; subsequent blocks need a permutation.
+    std::memcpy(out + b * rate_, st_, rate_);
+    keccak_f1600(st_);
+  }
+  // State is one permutation ahead: mark it as "fresh block ready".
+  pos_ = 0;
+}
+
+namespace {
+template <std::size_t kRate>
+void x4_absorb_once(std::uint64_t st[4][25], const std::uint8_t* in[4], std::size_t len) noexcept {
+  std::memset(st, 0, sizeof(std::uint64_t) * 100);
+  std::size_t off = 0;
+  while (len - off >= kRate) {
+    for (int j = 0; j < 4; ++j)
+      for (std::size_t i = 0; i < kRate / 8; ++i) st[j][i] ^= load64(in[j] + off + 8 * i);
+    keccak_f1600_x4(st);
+    off += kRate;
+  }
+  for (int j = 0; j < 4; ++j) {
+    auto* s = reinterpret_cast<std::uint8_t*>(st[j]);
+    for (std::size_t i = 0; i < len - off; ++i) s[i] ^= in[j][off + i];
+    s[len - off] ^= 0x1F;
+    s[kRate - 1] ^= 0x80;
+  }
+}
+template <std::size_t kRate>
+void x4_squeeze_blocks(std::uint64_t st[4][25], std::uint8_t* out[4], std::size_t nblocks) noexcept {
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    keccak_f1600_x4(st);
+    for (int j = 0; j < 4; ++j) std::memcpy(out[j] + b * kRate, st[j], kRate);
+  }
+}
+}  // namespace
+
+void Shake128x4::absorb_once(const std::uint8_t* in[4], std::size_t len) noexcept {
+  x4_absorb_once<kShake128Rate>(st_, in, len);
+}
+void Shake128x4::squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexcept {
+  x4_squeeze_blocks<kShake128Rate>(st_, out, nblocks);
+}
+void Shake256x4::absorb_once(const std::uint8_t* in[4], std::size_t len) noexcept {
+  x4_absorb_once<kShake256Rate>(st_, in, len);
+}
+void Shake256x4::squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexcept {
+  x4_squeeze_blocks<kShake256Rate>(st_, out, nblocks);
+}
+
+void shake128(mut_byte_span out, byte_span in) noexcept {
+  Shake128 h;
+  h.absorb(in);
+  h.squeeze(out);
+}
+void shake256(mut_byte_span out, byte_span in) noexcept {
+  Shake256 h;
+  h.absorb(in);
+  h.squeeze(out);
+}
+
+namespace {
+template <class H, std::size_t N>
+std::array<std::uint8_t, N> sha3_oneshot(byte_span in) noexcept {
+  H h;
+  h.absorb(in);
+  std::array<std::uint8_t, N> out{};
+  h.squeeze(mut_byte_span(out.data(), N));
+  return out;
+}
+}  // namespace
+
+std::array<std::uint8_t, 28> sha3_224(byte_span in) noexcept { return sha3_oneshot<Sha3_224, 28>(in); }
+std::array<std::uint8_t, 32> sha3_256(byte_span in) noexcept { return sha3_oneshot<Sha3_256, 32>(in); }
+std::array<std::uint8_t, 48> sha3_384(byte_span in) noexcept { return sha3_oneshot<Sha3_384, 48>(in); }
+std::array<std::uint8_t, 64> sha3_512(byte_span in) noexcept { return sha3_oneshot<Sha3_512, 64>(in); }
+
+}  // namespace pqsig::hash

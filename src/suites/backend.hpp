@@ -1,0 +1,69 @@
+// Internal: the interface every algorithm family implements to plug into the suite API.
+// Each family provides one `*_backend()` function (in src/suites/backend_<family>.cpp).
+#pragma once
+
+#include <memory>
+
+#include "pqsig/suite.hpp"
+
+namespace pqsig::detail {
+
+struct SignerImpl {
+  const SuiteInfo* info = nullptr;
+  virtual ~SignerImpl() = default;
+  virtual byte_span public_key() const noexcept = 0;
+  virtual byte_span private_key() const noexcept = 0;
+  virtual Result<bytes> expanded_private_key() const {
+    return Error{Errc::unsupported, std::string(info->id) + ": no expanded private key form"};
+  }
+  virtual Result<bytes> sign(byte_span msg, const SignOptions& opt) const = 0;
+  /// MAC suites only.
+  virtual Status verify(byte_span, byte_span, const SignOptions&) const {
+    return Error{Errc::unsupported, "verify with a private key is only for MAC suites"};
+  }
+};
+
+struct VerifierImpl {
+  const SuiteInfo* info = nullptr;
+  virtual ~VerifierImpl() = default;
+  virtual byte_span public_key() const noexcept = 0;
+  virtual Status verify(byte_span msg, byte_span sig, const SignOptions& opt) const = 0;
+};
+
+struct KemDecapsImpl {
+  const SuiteInfo* info = nullptr;
+  virtual ~KemDecapsImpl() = default;
+  virtual byte_span public_key() const noexcept = 0;
+  virtual byte_span private_key() const noexcept = 0;
+  virtual Result<SecretBytes> decaps(byte_span ct) const = 0;
+};
+
+struct KemEncapsImpl {
+  const SuiteInfo* info = nullptr;
+  virtual ~KemEncapsImpl() = default;
+  virtual byte_span public_key() const noexcept = 0;
+  virtual Result<Encapsulation> encaps() const = 0;
+  virtual Result<Encapsulation> encaps_derand(byte_span eseed) const = 0;
+};
+
+/// A family's entry points. Any pointer may be null (operation not offered by that family).
+struct Backend {
+  Result<SecretBytes> (*generate_private)(const SuiteInfo&) = nullptr;
+  Result<std::unique_ptr<SignerImpl>> (*signer_from_private)(const SuiteInfo&, byte_span) = nullptr;
+  Result<std::unique_ptr<SignerImpl>> (*signer_from_expanded)(const SuiteInfo&, byte_span) = nullptr;
+  Result<std::unique_ptr<VerifierImpl>> (*verifier_from_public)(const SuiteInfo&, byte_span) = nullptr;
+  Result<std::unique_ptr<KemDecapsImpl>> (*kem_from_private)(const SuiteInfo&, byte_span) = nullptr;
+  Result<std::unique_ptr<KemEncapsImpl>> (*kem_from_public)(const SuiteInfo&, byte_span) = nullptr;
+};
+
+// One per family; a family not yet implemented returns nullptr and its suites report
+// Errc::unsupported ("not available in this build").
+const Backend* mldsa_backend() noexcept;      // src/suites/backend_mldsa.cpp
+const Backend* slhdsa_backend() noexcept;     // src/suites/backend_slhdsa.cpp
+const Backend* mlkem_backend() noexcept;      // src/suites/backend_mlkem.cpp (ml-kem + hybrid KEMs)
+const Backend* classical_backend() noexcept;  // src/suites/backend_classical.cpp
+const Backend* composite_backend() noexcept;  // src/suites/backend_composite.cpp
+
+const Backend* backend_for(const SuiteInfo& s) noexcept;
+
+}  // namespace pqsig::detail

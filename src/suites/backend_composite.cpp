@@ -1,0 +1,6 @@
+// Placeholder: this family's suite backend is not wired yet (its suites report "unsupported").
+#include "suites/backend.hpp"
+
+namespace pqsig::detail {
+const Backend* composite_backend() noexcept { return nullptr; }
+}  // namespace pqsig::detail

@@ -1,0 +1,125 @@
+// The suite API objects: thin, typed wrappers that dispatch to each family's backend.
+#include <string>
+
+#include "pqsig/suite.hpp"
+#include "suites/backend.hpp"
+
+namespace pqsig {
+
+namespace {
+Error unavailable(const SuiteInfo& s, const char* what) {
+  return Error{Errc::unsupported, std::string(s.id) + ": " + what + " not available in this build"};
+}
+}  // namespace
+
+// ---------------------------------------------------------------- SigningKey
+SigningKey::SigningKey(std::unique_ptr<detail::SignerImpl> impl) noexcept : impl_(std::move(impl)) {}
+SigningKey::SigningKey(SigningKey&&) noexcept = default;
+SigningKey& SigningKey::operator=(SigningKey&&) noexcept = default;
+SigningKey::~SigningKey() = default;
+
+Result<SigningKey> SigningKey::generate(const SuiteInfo& s) {
+  if (s.cls == SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is a KEM, not a signature suite"};
+  const auto* b = detail::backend_for(s);
+  if (!b || !b->generate_private) return unavailable(s, "key generation");
+  auto priv = b->generate_private(s);
+  if (!priv) return priv.error();
+  return from_private(s, priv->span());
+}
+
+Result<SigningKey> SigningKey::from_private(const SuiteInfo& s, byte_span priv) {
+  if (s.cls == SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is a KEM, not a signature suite"};
+  const auto* b = detail::backend_for(s);
+  if (!b || !b->signer_from_private) return unavailable(s, "signing");
+  auto r = b->signer_from_private(s, priv);
+  if (!r) return r.error();
+  (*r)->info = &s;
+  return SigningKey(std::move(r.value()));
+}
+
+Result<SigningKey> SigningKey::from_expanded(const SuiteInfo& s, byte_span sk) {
+  const auto* b = detail::backend_for(s);
+  if (!b || !b->signer_from_expanded) return unavailable(s, "expanded-key import");
+  auto r = b->signer_from_expanded(s, sk);
+  if (!r) return r.error();
+  (*r)->info = &s;
+  return SigningKey(std::move(r.value()));
+}
+
+const SuiteInfo& SigningKey::suite() const noexcept { return *impl_->info; }
+byte_span SigningKey::public_key() const noexcept { return impl_->public_key(); }
+byte_span SigningKey::private_key() const noexcept { return impl_->private_key(); }
+Result<bytes> SigningKey::expanded_private_key() const { return impl_->expanded_private_key(); }
+Result<bytes> SigningKey::sign(byte_span msg, const SignOptions& opt) const { return impl_->sign(msg, opt); }
+Status SigningKey::verify(byte_span msg, byte_span sig, const SignOptions& opt) const {
+  return impl_->verify(msg, sig, opt);
+}
+
+// ---------------------------------------------------------------- VerifyingKey
+VerifyingKey::VerifyingKey(std::unique_ptr<detail::VerifierImpl> impl) noexcept : impl_(std::move(impl)) {}
+VerifyingKey::VerifyingKey(VerifyingKey&&) noexcept = default;
+VerifyingKey& VerifyingKey::operator=(VerifyingKey&&) noexcept = default;
+VerifyingKey::~VerifyingKey() = default;
+
+Result<VerifyingKey> VerifyingKey::from_public(const SuiteInfo& s, byte_span pub) {
+  const auto* b = detail::backend_for(s);
+  if (!b || !b->verifier_from_public) return unavailable(s, "verification");
+  auto r = b->verifier_from_public(s, pub);
+  if (!r) return r.error();
+  (*r)->info = &s;
+  return VerifyingKey(std::move(r.value()));
+}
+const SuiteInfo& VerifyingKey::suite() const noexcept { return *impl_->info; }
+byte_span VerifyingKey::public_key() const noexcept { return impl_->public_key(); }
+Status VerifyingKey::verify(byte_span msg, byte_span sig, const SignOptions& opt) const {
+  return impl_->verify(msg, sig, opt);
+}
+
+// ---------------------------------------------------------------- KEM keys
+KemPrivateKey::KemPrivateKey(std::unique_ptr<detail::KemDecapsImpl> impl) noexcept : impl_(std::move(impl)) {}
+KemPrivateKey::KemPrivateKey(KemPrivateKey&&) noexcept = default;
+KemPrivateKey& KemPrivateKey::operator=(KemPrivateKey&&) noexcept = default;
+KemPrivateKey::~KemPrivateKey() = default;
+
+Result<KemPrivateKey> KemPrivateKey::generate(const SuiteInfo& s) {
+  if (s.cls != SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is not a KEM suite"};
+  const auto* b = detail::backend_for(s);
+  if (!b || !b->generate_private) return unavailable(s, "key generation");
+  auto priv = b->generate_private(s);
+  if (!priv) return priv.error();
+  return from_private(s, priv->span());
+}
+Result<KemPrivateKey> KemPrivateKey::from_private(const SuiteInfo& s, byte_span seed) {
+  if (s.cls != SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is not a KEM suite"};
+  const auto* b = detail::backend_for(s);
+  if (!b || !b->kem_from_private) return unavailable(s, "decapsulation");
+  auto r = b->kem_from_private(s, seed);
+  if (!r) return r.error();
+  (*r)->info = &s;
+  return KemPrivateKey(std::move(r.value()));
+}
+const SuiteInfo& KemPrivateKey::suite() const noexcept { return *impl_->info; }
+byte_span KemPrivateKey::public_key() const noexcept { return impl_->public_key(); }
+byte_span KemPrivateKey::private_key() const noexcept { return impl_->private_key(); }
+Result<SecretBytes> KemPrivateKey::decaps(byte_span ct) const { return impl_->decaps(ct); }
+
+KemPublicKey::KemPublicKey(std::unique_ptr<detail::KemEncapsImpl> impl) noexcept : impl_(std::move(impl)) {}
+KemPublicKey::KemPublicKey(KemPublicKey&&) noexcept = default;
+KemPublicKey& KemPublicKey::operator=(KemPublicKey&&) noexcept = default;
+KemPublicKey::~KemPublicKey() = default;
+
+Result<KemPublicKey> KemPublicKey::from_public(const SuiteInfo& s, byte_span pub) {
+  if (s.cls != SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is not a KEM suite"};
+  const auto* b = detail::backend_for(s);
+  if (!b || !b->kem_from_public) return unavailable(s, "encapsulation");
+  auto r = b->kem_from_public(s, pub);
+  if (!r) return r.error();
+  (*r)->info = &s;
+  return KemPublicKey(std::move(r.value()));
+}
+const SuiteInfo& KemPublicKey::suite() const noexcept { return *impl_->info; }
+byte_span KemPublicKey::public_key() const noexcept { return impl_->public_key(); }
+Result<Encapsulation> KemPublicKey::encaps() const { return impl_->encaps(); }
+Result<Encapsulation> KemPublicKey::encaps_derand(byte_span e) const { return impl_->encaps_derand(e); }
+
+}  // namespace pqsig

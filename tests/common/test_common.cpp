@@ -1,0 +1,46 @@
+#include <gtest/gtest.h>
+
+#include "pqsig/common.hpp"
+#include "pqsig/suite.hpp"
+
+using namespace pqsig;
+
+TEST(Encoding, HexRoundTripAndErrors) {
+  bytes b = {0x00, 0xAB, 0xff};
+  EXPECT_EQ(to_hex(b), "00abff");
+  EXPECT_EQ(from_hex("00ABff").value(), b);
+  EXPECT_EQ(from_hex("0").error().code, Errc::invalid_encoding);
+  EXPECT_EQ(from_hex("zz").error().code, Errc::invalid_encoding);
+}
+
+TEST(Encoding, Base64Strict) {
+  EXPECT_EQ(base64_encode(as_bytes("foobar")), "Zm9vYmFy");
+  EXPECT_EQ(base64_encode(as_bytes("fo")), "Zm8=");
+  EXPECT_EQ(base64url_encode(as_bytes("fo")), "Zm8");
+  EXPECT_EQ(base64_decode("Zm8=").value(), bytes({'f', 'o'}));
+  EXPECT_FALSE(base64_decode("Zm8").ok());
+  EXPECT_FALSE(base64_decode("Zm9=").ok());  // non-zero trailing bits
+  EXPECT_FALSE(base64url_decode("Zm8=").ok());
+  EXPECT_EQ(base64url_decode("_-8").value(), bytes({0xff, 0xef}));
+}
+
+TEST(Secrets, SecretBytesIsMoveOnlyAndWipes) {
+  static_assert(!std::is_copy_constructible_v<SecretBytes>);
+  SecretBytes a(bytes{1, 2, 3});
+  SecretBytes b = std::move(a);
+  EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(b.size(), 3u);
+  b.wipe();
+  EXPECT_EQ(b.data()[0], 0);
+  EXPECT_TRUE(ct_equal(bytes{1, 2}, bytes{1, 2}));
+  EXPECT_FALSE(ct_equal(bytes{1, 2}, bytes{1, 3}));
+}
+
+TEST(Registry, UnknownSuiteAndVersionAreRefused) {
+  EXPECT_EQ(find_suite("ml-dsa-99").error().code, Errc::unknown_suite);
+  EXPECT_EQ(find_suite("ml-dsa-44", 2).error().code, Errc::unknown_suite);
+  EXPECT_EQ(find_suite("ML-DSA-44").error().code, Errc::unknown_suite);  // exact, no guessing
+  ASSERT_TRUE(parse_suite_ref("ml-dsa-65@v1").ok());
+  EXPECT_FALSE(parse_suite_ref("ml-dsa-65@v").ok());
+  EXPECT_FALSE(parse_suite_ref("ml-dsa-65@1").ok());
+}

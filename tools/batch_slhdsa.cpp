@@ -1,0 +1,13 @@
+// Placeholder batch handler for this family (owns no algs yet).
+#include "batch.hpp"
+
+namespace pqsig::cli::batch {
+namespace {
+bool handles(std::string_view) { return false; }
+json handle(const json&) { throw BadRequest("not implemented"); }
+}  // namespace
+const Family& slhdsa_family() {
+  static const Family f{"slhdsa", &handles, &handle};
+  return f;
+}
+}  // namespace pqsig::cli::batch

@@ -1,0 +1,25 @@
+// The pqsig CLI: each concern registers its subcommands. Exit codes everywhere:
+// 0 = success / valid, 1 = invalid signature or policy not satisfied, 2 = usage or input error.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace pqsig::cli {
+constexpr int kExitOk = 0;
+constexpr int kExitInvalid = 1;
+constexpr int kExitUsage = 2;
+
+/// Thrown by a command to end with an exit code and a one-line reason on stderr.
+struct Exit {
+  int code;
+  std::string message;
+};
+
+void register_suites(CLI::App& app);     // cmd_suites.cpp
+void register_keys(CLI::App& app);       // cmd_keys.cpp: keygen, pubkey, sign, verify
+void register_key_records(CLI::App& app);// cmd_key.cpp: key rotate, key check
+void register_batch(CLI::App& app);      // cmd_batch.cpp (dispatcher) + batch_*.cpp (families)
+void register_kem(CLI::App& app);        // cmd_kem.cpp
+void register_price(CLI::App& app);      // cmd_price.cpp
+void register_sf(CLI::App& app);         // cmd_sf.cpp
+void register_http(CLI::App& app);       // cmd_http.cpp: http sign|verify|base, directory ...
+}  // namespace pqsig::cli
