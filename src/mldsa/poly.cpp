@@ -44,7 +44,7 @@ constexpr std::int32_t kInvNttScale = centered(kMont * kMont % Q * mod_pow(256, 
 static_assert(mod_pow(kZeta, 256) == Q - 1, "ζ must be a primitive 512th root of unity");
 
 // FIPS 204, Algorithm 41: NTT(w).
-void ntt_scalar(std::int32_t w[kN]) noexcept {
+void NTT_scalar(std::int32_t w[kN]) noexcept {
   unsigned m = 0;
   for (unsigned len = 128; len >= 1; len >>= 1) {
     for (unsigned start = 0; start < kN; start += 2 * len) {
@@ -59,7 +59,7 @@ void ntt_scalar(std::int32_t w[kN]) noexcept {
 }
 
 // FIPS 204, Algorithm 42: NTT^-1(ŵ) (with the extra 2^32 factor, see poly.hpp).
-void invntt_scalar(std::int32_t w[kN]) noexcept {
+void NTT_inverse_scalar(std::int32_t w[kN]) noexcept {
   unsigned m = kN;
   for (unsigned len = 1; len < kN; len <<= 1) {
     for (unsigned start = 0; start < kN; start += 2 * len) {
@@ -75,12 +75,12 @@ void invntt_scalar(std::int32_t w[kN]) noexcept {
 }
 
 // FIPS 204, Algorithm 45: MultiplyNTT (Montgomery form).
-void pointwise_scalar(std::int32_t c[kN], const std::int32_t a[kN], const std::int32_t b[kN]) noexcept {
+void MultiplyNTT_scalar(std::int32_t c[kN], const std::int32_t a[kN], const std::int32_t b[kN]) noexcept {
   for (int i = 0; i < kN; ++i) c[i] = montgomery_reduce(static_cast<std::int64_t>(a[i]) * b[i]);
 }
 
 // FIPS 204, Algorithms 45 + 44: Σ MultiplyNTT(a_j, b_j), one Montgomery reduction per coefficient.
-void pointwise_acc_scalar(std::int32_t c[kN], const Poly* a, const Poly* b, int n) noexcept {
+void MultiplyNTT_acc_scalar(std::int32_t c[kN], const Poly* a, const Poly* b, int n) noexcept {
   for (int i = 0; i < kN; ++i) {
     std::int64_t acc = 0;
     for (int j = 0; j < n; ++j) acc += static_cast<std::int64_t>(a[j].c[i]) * b[j].c[i];
@@ -88,7 +88,7 @@ void pointwise_acc_scalar(std::int32_t c[kN], const Poly* a, const Poly* b, int 
   }
 }
 
-constexpr PolyBackend kScalar{"scalar", &ntt_scalar, &invntt_scalar, &pointwise_scalar, &pointwise_acc_scalar};
+constexpr PolyBackend kScalar{"scalar", &NTT_scalar, &NTT_inverse_scalar, &MultiplyNTT_scalar, &MultiplyNTT_acc_scalar};
 
 }  // namespace
 

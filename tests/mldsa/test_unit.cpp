@@ -51,10 +51,10 @@ void decompose_ref(std::int32_t r, std::int32_t g2, std::int32_t& r1, std::int32
 TEST(MldsaArith, DecomposeExhaustive) {
   for (std::int32_t r = 0; r < Q; ++r) {
     std::int32_t a1, a0, b1, b0;
-    detail::Rounding<(kQ - 1) / 88>::decompose(r, a1, a0);
+    detail::Rounding<(kQ - 1) / 88>::Decompose(r, a1, a0);
     decompose_ref(r, (kQ - 1) / 88, b1, b0);
     if (a1 != b1 || a0 != b0) FAIL() << "gamma2=(q-1)/88 r=" << r << " got " << a1 << "," << a0 << " want " << b1 << "," << b0;
-    detail::Rounding<(kQ - 1) / 32>::decompose(r, a1, a0);
+    detail::Rounding<(kQ - 1) / 32>::Decompose(r, a1, a0);
     decompose_ref(r, (kQ - 1) / 32, b1, b0);
     if (a1 != b1 || a0 != b0) FAIL() << "gamma2=(q-1)/32 r=" << r << " got " << a1 << "," << a0 << " want " << b1 << "," << b0;
   }
@@ -63,7 +63,7 @@ TEST(MldsaArith, DecomposeExhaustive) {
 TEST(MldsaArith, Power2RoundExhaustive) {
   for (std::int32_t r = 0; r < Q; ++r) {
     std::int32_t r1, r0;
-    detail::power2round(r, r1, r0);
+    detail::Power2Round(r, r1, r0);
     std::int32_t m = r % 8192;
     if (m > 4096) m -= 8192;
     if (r0 != m || r1 != (r - m) / 8192) FAIL() << "r=" << r;
@@ -75,18 +75,18 @@ TEST(MldsaArith, CctvFieldExample) {
   // -2370417 2370417 734 8377489 32 31 -84848 84848 11 12 248464 248464
   const std::int32_t r = 6010000;
   std::int32_t r1, r0;
-  detail::power2round(r, r1, r0);
+  detail::Power2Round(r, r1, r0);
   EXPECT_EQ(r1, 734);
   EXPECT_EQ((r0 + Q) % Q, 8377489);
   using R88 = detail::Rounding<(kQ - 1) / 88>;
   using R32 = detail::Rounding<(kQ - 1) / 32>;
-  EXPECT_EQ(R88::high_bits(r), 32);
-  EXPECT_EQ(R88::use_hint(0, r), 32);
-  EXPECT_EQ(R88::use_hint(1, r), 31);
-  EXPECT_EQ(R88::low_bits(r), -84848);
-  EXPECT_EQ(R32::high_bits(r), 11);
-  EXPECT_EQ(R32::use_hint(1, r), 12);
-  EXPECT_EQ(R32::low_bits(r), 248464);
+  EXPECT_EQ(R88::HighBits(r), 32);
+  EXPECT_EQ(R88::UseHint(0, r), 32);
+  EXPECT_EQ(R88::UseHint(1, r), 31);
+  EXPECT_EQ(R88::LowBits(r), -84848);
+  EXPECT_EQ(R32::HighBits(r), 11);
+  EXPECT_EQ(R32::UseHint(1, r), 12);
+  EXPECT_EQ(R32::LowBits(r), 248464);
 }
 
 TEST(MldsaArith, NttMatchesSchoolbook) {
