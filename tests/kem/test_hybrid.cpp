@@ -168,6 +168,20 @@ TEST(SettlementKem, GoldenVector) {
   auto k = sk->decaps(e->c);
   ASSERT_TRUE(k.ok());
   EXPECT_EQ(to_hex(k->span()), "27c2d11d89e879b977774c62fd9d9683a8abd95ac4d7f0142d882fbb1cd69089");
+  // The intermediate values listed in the document.
+  const byte_span P = pk, C = e->c;
+  EXPECT_EQ(to_hex(hash::sha3_256(P.first(1184))), "a24e16d8f8f9383a95b77050f4d9fd2f5733eec1d63ef3c23ebf9918173669a7");
+  EXPECT_EQ(to_hex(P.subspan(1184)), "79a631eede1bf9c98f12032cdeadd0e7a079398fc786b88cc846ec89af85a51a");
+  EXPECT_EQ(to_hex(hash::sha3_256(C.first(1088))), "9bed0ad66e8ef6e22b32147cf7dbd7bdff3cb6fb932ce0d86aee675e4e2359ae");
+  EXPECT_EQ(to_hex(C.subspan(1088)), "493e82fc74464a59268817623d2053c5eb8e2cc4a988b4fee179ec6b010d531d");
+  auto mk = mlkem::keygen_from_seed(mlkem::ParameterSet::ml_kem_768, byte_span(seed).first(64));
+  ASSERT_TRUE(mk.ok());
+  auto ss_m = mlkem::decaps(mlkem::ParameterSet::ml_kem_768, mk->dk.span(), C.first(1088));
+  ASSERT_TRUE(ss_m.ok());
+  EXPECT_EQ(to_hex(ss_m->span()), "df667d91b9f200d40195490c960b6b66f14b90853e187ab64d66a4fab18b112e");
+  std::uint8_t ss_x[32];
+  ASSERT_TRUE(classical::x25519::dh(seed.data() + 64, C.data() + 1088, ss_x).ok());
+  EXPECT_EQ(to_hex(byte_span(ss_x, 32)), "dcd77236231add34de0561c47859a65d304f2a8550e8df98df053cf5dfabea0b");
 }
 
 TEST(SettlementKem, CombinerGoldenVector) {
