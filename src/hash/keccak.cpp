@@ -21,7 +21,6 @@ inline std::uint64_t load64(const std::uint8_t* p) noexcept {
   std::memcpy(&v, p, 8);  // x86-64 / little-endian targets only (checked in CMake)
   return v;
 }
-inline void store64(std::uint8_t* p, std::uint64_t v) noexcept { std::memcpy(p, &v, 8); }
 }  // namespace
 
 // FIPS 202 §3.3 Keccak-p[1600, 24]: theta, rho, pi, chi, iota; lanes A[x + 5y].
