@@ -1,6 +1,8 @@
 // FIPS 202: Keccak-f[1600], the sponge construction, SHA-3 and SHAKE.
 #include <cstring>
 
+#include "common/cpu.hpp"
+#include "hash/keccak_backend.hpp"
 #include "pqsig/hash.hpp"
 
 namespace pqsig::hash {
@@ -95,8 +97,20 @@ void keccak_f1600_scalar(std::uint64_t A[25]) noexcept {
 // here after a CPU-feature check, and tests compare it against keccak_f1600_scalar.
 void keccak_f1600(std::uint64_t st[25]) noexcept { keccak_f1600_scalar(st); }
 
-void keccak_f1600_x4(std::uint64_t st[4][25]) noexcept {
+void detail::keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept {
   for (int i = 0; i < 4; ++i) keccak_f1600_scalar(st[i]);
+}
+
+// 4-way dispatch: AVX2 when the CPU has it (checked per call: a cached CPUID read, so tests can
+// force the portable path), scalar otherwise.
+void keccak_f1600_x4(std::uint64_t st[4][25]) noexcept {
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+  if (cpu::has_avx2()) {
+    detail::keccak_f1600_x4_avx2(st);
+    return;
+  }
+#endif
+  detail::keccak_f1600_x4_scalar(st);
 }
 
 void Keccak::reset() noexcept {

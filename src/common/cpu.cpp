@@ -1,0 +1,46 @@
+#include "common/cpu.hpp"
+
+#include <atomic>
+
+#if !defined(PQSIG_PORTABLE) && (defined(__x86_64__) || defined(_M_X64))
+#include <cpuid.h>
+#define PQSIG_X86 1
+#endif
+
+namespace pqsig::cpu {
+namespace {
+std::atomic<bool> g_forced{false};
+
+struct Features {
+  bool avx2 = false, sha = false, bmi2 = false;
+  Features() noexcept {
+#if defined(PQSIG_X86)
+    unsigned a, b, c, d;
+    if (__get_cpuid_max(0, nullptr) < 7) return;
+    __cpuid(1, a, b, c, d);
+    bool osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+    bool ymm_enabled = false;
+    if (osxsave) {
+      unsigned lo, hi;
+      __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+      ymm_enabled = (lo & 0x6) == 0x6;
+    }
+    __cpuid_count(7, 0, a, b, c, d);
+    avx2 = avx && ymm_enabled && ((b >> 5) & 1);
+    bmi2 = (b >> 8) & 1;
+    sha = (b >> 29) & 1;
+#endif
+  }
+};
+const Features& features() noexcept {
+  static const Features f;
+  return f;
+}
+}  // namespace
+
+bool has_avx2() noexcept { return !g_forced.load(std::memory_order_relaxed) && features().avx2; }
+bool has_sha_ni() noexcept { return !g_forced.load(std::memory_order_relaxed) && features().sha; }
+bool has_bmi2() noexcept { return !g_forced.load(std::memory_order_relaxed) && features().bmi2; }
+void force_portable(bool on) noexcept { g_forced.store(on, std::memory_order_relaxed); }
+bool portable_forced() noexcept { return g_forced.load(std::memory_order_relaxed); }
+}  // namespace pqsig::cpu

@@ -1,0 +1,12 @@
+// CPU feature detection for run-time backend selection (x86-64). With PQSIG_PORTABLE every
+// query answers false, so only the scalar reference code runs.
+#pragma once
+
+namespace pqsig::cpu {
+bool has_avx2() noexcept;
+bool has_sha_ni() noexcept;
+bool has_bmi2() noexcept;
+/// Force the scalar reference everywhere (tests use this to compare backends).
+void force_portable(bool on) noexcept;
+bool portable_forced() noexcept;
+}  // namespace pqsig::cpu
