@@ -240,6 +240,7 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   v.signature_base = base.value();
 
   const auto& sig = sigm->item.bare.b;
+  if (!key->verifying && !key->mac) return skip(Reason::unsupported_alg, v.alg + ": no key object available");
   Status st = key->verifying ? key->verifying->verify(as_bytes(base.value()), sig)
                              : key->mac->verify(as_bytes(base.value()), sig);
   if (!st) {
