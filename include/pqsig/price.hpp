@@ -44,7 +44,8 @@ struct SampleRequest {
   std::string authority = "example.com";
   std::string path = "/";
   std::string signature_agent = "https://signature-agent.example";  ///< Signature-Agent URL
-  std::string label = "sig1";
+  std::string label = "sig1";      ///< the signature's label in Signature / Signature-Input
+  std::string agent_key = "sig1";  ///< its key in the Signature-Agent dictionary
   std::string tag = "web-bot-auth";
   std::int64_t created = 1767225600;  ///< 2026-01-01T00:00:00Z; varied per message
   std::int64_t validity_s = 3600;     ///< expires = created + validity

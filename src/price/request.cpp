@@ -16,7 +16,7 @@ std::string http_alg_token(const SuiteInfo& s) {
 std::string signature_params_value(const SampleRequest& r, const SignatureParams& p) {
   // RFC 9421 §2.3: inner list of covered components followed by the parameters, in this order
   // (the order the Web Bot Auth test vectors use).
-  std::string v = "(\"@authority\" \"signature-agent\";key=\"" + r.label + "\")";
+  std::string v = "(\"@authority\" \"signature-agent\";key=\"" + r.agent_key + "\")";
   v += ";created=" + std::to_string(p.created);
   v += ";keyid=\"" + p.keyid + "\"";
   v += ";alg=\"" + p.alg + "\"";
@@ -30,7 +30,7 @@ std::string signature_base(const SampleRequest& r, const SignatureParams& p) {
   // RFC 9421 §2.5: one line per covered component, then "@signature-params".
   std::string b;
   b += "\"@authority\": " + r.authority + "\n";
-  b += "\"signature-agent\";key=\"" + r.label + "\": \"" + r.signature_agent + "\"\n";
+  b += "\"signature-agent\";key=\"" + r.agent_key + "\": \"" + r.signature_agent + "\"\n";
   b += "\"@signature-params\": " + signature_params_value(r, p);
   return b;
 }
@@ -54,7 +54,7 @@ std::size_t request_header_bytes(const SampleRequest& r) {
   n += line("Host", r.authority.size());
   for (const auto& [k, v] : r.headers) n += line(k, v.size());
   // Signature-Agent: sig1="https://…" (SF dictionary form)
-  n += line("Signature-Agent", r.label.size() + 1 + r.signature_agent.size() + 2);
+  n += line("Signature-Agent", r.agent_key.size() + 1 + r.signature_agent.size() + 2);
   n += 2;  // empty line ending the header section
   return n;
 }

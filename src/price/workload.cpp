@@ -25,7 +25,7 @@ json request_to_json(const SampleRequest& r) {
   json h = json::array();
   for (const auto& [k, v] : r.headers) h.push_back(json::array({k, v}));
   return json{{"method", r.method},         {"authority", r.authority}, {"path", r.path},
-              {"signature_agent", r.signature_agent}, {"label", r.label}, {"tag", r.tag},
+              {"signature_agent", r.signature_agent}, {"label", r.label}, {"agent_key", r.agent_key}, {"tag", r.tag},
               {"created", r.created},       {"validity_s", r.validity_s}, {"headers", h}};
 }
 
@@ -181,7 +181,7 @@ Result<Workload> workload_from_json(std::string_view text) {
     }
     if (j.contains("request")) {
       const json& r = j.at("request");
-      check_keys(r, "request", {"method", "authority", "path", "signature_agent", "label", "tag", "created",
+      check_keys(r, "request", {"method", "authority", "path", "signature_agent", "label", "agent_key", "tag", "created",
                                 "validity_s", "headers"});
       SampleRequest& q = w.request;
       q.method = get_string(r, "request", "method", q.method);
@@ -189,6 +189,7 @@ Result<Workload> workload_from_json(std::string_view text) {
       q.path = get_string(r, "request", "path", q.path);
       q.signature_agent = get_string(r, "request", "signature_agent", q.signature_agent);
       q.label = get_string(r, "request", "label", q.label);
+      q.agent_key = get_string(r, "request", "agent_key", q.agent_key);
       q.tag = get_string(r, "request", "tag", q.tag);
       q.created = get_int(r, "request", "created", q.created);
       q.validity_s = get_int(r, "request", "validity_s", q.validity_s);
