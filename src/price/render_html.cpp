@@ -45,11 +45,6 @@ std::string html_ns(double ns) {
   return s;
 }
 
-std::string html_bytes(double b) {
-  if (b >= 1024 * 10) return fmt("%.0f&#8239;KiB", b / 1024);
-  if (b >= 1024) return fmt("%.1f&#8239;KiB", b / 1024);
-  return fmt("%.0f&#8239;B", b);
-}
 
 std::string ms(double v) {
   if (v < 0.1) return fmt("%.3f", v);
@@ -71,7 +66,8 @@ struct Row {
 
 // Horizontal bar chart on a log10 axis. `unit(v)` formats a value for tick and bar labels.
 std::string log_chart(const std::vector<Series>& series, const std::vector<Row>& rows, std::string (*unit)(double),
-                      double marker = 0, const std::string& marker_label = "") {
+                      std::string (*tick)(double), const std::string& note, double marker = 0,
+                      const std::string& marker_label = "") {
   double lo = 1e300, hi = 0;
   for (const auto& r : rows)
     for (std::size_t i = 0; i < r.value.size(); ++i) {
@@ -95,13 +91,13 @@ std::string log_chart(const std::vector<Series>& series, const std::vector<Row>&
     s += fmt("<text x=\"%d\" y=\"16\" class=\"legend\">%s</text>", lx + 17, esc(se.name).c_str());
     lx += 30 + static_cast<int>(se.name.size()) * 7;
   }
-  s += fmt("<text x=\"%d\" y=\"16\" class=\"legend muted\">log scale · whisker = p90</text>", lx + 10);
+  s += fmt("<text x=\"%d\" y=\"16\" class=\"legend muted\">%s</text>", lx + 10, esc(note).c_str());
   // grid
   for (double e = l0; e <= l1 + 1e-9; e += 1) {
     double v = std::pow(10.0, e);
     double gx = x(v);
     s += fmt("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>", gx, top - 6, gx, h - 20);
-    s += fmt("<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%s</text>", gx, h - 6, unit(v).c_str());
+    s += fmt("<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%s</text>", gx, h - 6, tick(v).c_str());
   }
   if (marker > 0) {
     double mx = x(marker);
@@ -143,7 +139,12 @@ std::string log_chart(const std::vector<Series>& series, const std::vector<Row>&
 }
 
 std::string unit_ns(double v) { return html_ns(v); }
-std::string unit_bytes(double v) { return html_bytes(v); }
+std::string unit_bytes(double v) { return format_bytes(static_cast<std::size_t>(v)) + "&#8239;B"; }
+std::string tick_bytes(double v) {
+  if (v >= 1e6) return fmt("%.0f&#8239;MB", v / 1e6);
+  if (v >= 1e3) return fmt("%.0f&#8239;kB", v / 1e3);
+  return fmt("%.0f&#8239;B", v);
+}
 
 const char* kCss = R"CSS(
 :root{--ink:#1c2230;--muted:#6b7385;--line:#e4e7ee;--bg:#f6f7fb;--card:#fff;--ok:#0f8a5f;--okbg:#e3f6ee;
@@ -160,7 +161,7 @@ section{background:var(--card);border:1px solid var(--line);border-radius:12px;p
 box-shadow:0 1px 2px rgba(16,24,40,.04)}
 h2{font-size:17px;margin:0 0 4px}h2 small{font-weight:400;color:var(--muted);font-size:13px}
 .lead{color:var(--muted);margin:0 0 12px;font-size:13px}
-.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:12px;margin-bottom:18px}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(150px,1fr));gap:12px;margin-bottom:18px}
 .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:14px 16px}
 .card b{display:block;font-size:22px;letter-spacing:-.01em}.card span{color:var(--muted);font-size:12.5px}
 table{border-collapse:collapse;width:100%;font-size:13px}
@@ -278,10 +279,10 @@ std::string render_html(const Report& rep) {
   h += "<section id=\"time\"><h2>Time per operation <small>one core, median with p90 whisker</small></h2>"
        "<p class=\"lead\">The tail matters: a rejection loop (ML-DSA) makes one signature's cost an accident, so the "
        "p90 is drawn beside every median.</p>";
-  h += log_chart({{"keygen", "c-k"}, {"sign", "c-s"}, {"verify", "c-v"}}, sig_rows, unit_ns);
+  h += log_chart({{"keygen", "c-k"}, {"sign", "c-s"}, {"verify", "c-v"}}, sig_rows, unit_ns, unit_ns, "log scale · whisker = p90");
   if (!kem_rows.empty()) {
     h += "<h2 style=\"margin-top:18px\">Key exchange <small>keygen · encaps · decaps</small></h2>";
-    h += log_chart({{"keygen", "c-k"}, {"encaps", "c-s"}, {"decaps", "c-v"}}, kem_rows, unit_ns);
+    h += log_chart({{"keygen", "c-k"}, {"encaps", "c-s"}, {"decaps", "c-v"}}, kem_rows, unit_ns, unit_ns, "log scale · whisker = p90");
   }
   h += "</section>\n";
 
@@ -289,8 +290,8 @@ std::string render_html(const Report& rep) {
   h += "<section id=\"bytes\"><h2>Bytes on the wire <small>signature as a Structured-Field byte sequence, and the public key</small></h2>"
        "<p class=\"lead\">Sizes are the permanent cost: speeds come down with better code, bytes are fixed by the standard. "
        "A signed request whose headers pass the cap is answered with <b>431</b>.</p>";
-  h += log_chart({{"signature (SF :base64:)", "c-s"}, {"public key", "c-pk"}}, size_rows, unit_bytes,
-                 static_cast<double>(w.header_cap_bytes), format_bytes(w.header_cap_bytes) + " B header cap");
+  h += log_chart({{"signature (SF :base64:)", "c-s"}, {"public key", "c-pk"}}, size_rows, unit_bytes, tick_bytes,
+                 "log scale", static_cast<double>(w.header_cap_bytes), format_bytes(w.header_cap_bytes) + " B header cap");
   h += "</section>\n";
 
   // ---- surfaces
