@@ -503,33 +503,52 @@ struct Impl {
 
   // ------------------------------------------------------------------ Sign
 
-  struct SignWork {
+  /// A decoded secret key ready for signing: Â and NTT(s1), NTT(s2), NTT(t0) (FIPS 204
+  /// Algorithm 7 lines 1–5), K and tr. Kept on the stack by sign(), or in a PreparedSigner.
+  struct SecretState {
     Poly A[K][L];
     Poly s1[L], s2[K], t0[K];  // NTT domain
+    uint8_t rho[32], key[32], tr[64];
+  };
+  struct SignWork {
     Poly y[L], z[L];
     Poly w[K], r[K], ct0[K], h[K];
     Poly c;
-    uint8_t rho[32], key[32], tr[64], rhopp[64];
+    uint8_t rhopp[64];
     uint8_t w1enc[K * kPolyW1];
     uint8_t ctilde[kCtilde];
   };
 
+  // FIPS 204, Algorithm 7 lines 1–5: skDecode, NTT(s1), NTT(s2), NTT(t0), ExpandA.
+  // False if the secret key encoding is invalid (s1/s2 out of range).
+  static bool PrepareSecret(SecretState& s, const uint8_t* sk) noexcept {
+    uint32_t bad = skDecode(sk, s.rho, s.key, s.tr, s.s1, s.s2, s.t0);
+    // Declassified: whether the secret key encoding is valid is not secret (it is rejected).
+    CT_DECLASSIFY(&bad, sizeof bad);
+    if (bad) return false;
+    for (int i = 0; i < L; ++i) be().ntt(s.s1[i].c);
+    for (int i = 0; i < K; ++i) be().ntt(s.s2[i].c);
+    for (int i = 0; i < K; ++i) be().ntt(s.t0[i].c);
+    ExpandA(s.A, s.rho);
+    return true;
+  }
+
   // FIPS 204, Algorithm 7: ML-DSA.Sign_internal(sk, M′, rnd), from line 7 on (μ given).
   // Returns 1 on success, 0 if sk is malformed, −1 if the loop bound was hit.
   static int Sign_internal(const uint8_t* sk, const uint8_t mu[64], const uint8_t rnd[32], uint8_t* sig) noexcept {
+    SecretState s;
+    ScopedWipe<SecretState> wipe(s);
+    if (!PrepareSecret(s, sk)) return 0;
+    return SignCore(s, mu, rnd, sig);
+  }
+
+  // FIPS 204, Algorithm 7 lines 7–33 on a prepared key.
+  static int SignCore(const SecretState& s, const uint8_t mu[64], const uint8_t rnd[32], uint8_t* sig) noexcept {
     SignWork w;
     ScopedWipe<SignWork> wipe(w);
-    uint32_t bad = skDecode(sk, w.rho, w.key, w.tr, w.s1, w.s2, w.t0);
-    // Declassified: whether the secret key encoding is valid is not secret (it is rejected).
-    CT_DECLASSIFY(&bad, sizeof bad);
-    if (bad) return 0;
-    for (int i = 0; i < L; ++i) be().ntt(w.s1[i].c);
-    for (int i = 0; i < K; ++i) be().ntt(w.s2[i].c);
-    for (int i = 0; i < K; ++i) be().ntt(w.t0[i].c);
-    ExpandA(w.A, w.rho);
     {
       Shake256 h;  // ρ″ = H(K ‖ rnd ‖ μ, 64)
-      h.absorb(w.key, 32);
+      h.absorb(s.key, 32);
       h.absorb(rnd, 32);
       h.absorb(mu, 64);
       h.squeeze(w.rhopp, 64);
@@ -542,7 +561,7 @@ struct Impl {
         be().ntt(w.z[i].c);
       }
       for (int i = 0; i < K; ++i) {
-        be().pointwise_acc(w.w[i].c, w.A[i], w.z, L);
+        be().pointwise_acc(w.w[i].c, s.A[i], w.z, L);
         be().invntt(w.w[i].c);
         for (int j = 0; j < kN; ++j) w.w[i].c[j] = caddq(w.w[i].c[j]);
       }
@@ -562,16 +581,16 @@ struct Impl {
       be().ntt(w.c.c);
       // z = y + NTT^-1(ĉ ∘ ŝ1)   (centered)
       for (int i = 0; i < L; ++i) {
-        be().pointwise(w.z[i].c, w.c.c, w.s1[i].c);
+        be().pointwise(w.z[i].c, w.c.c, s.s1[i].c);
         be().invntt(w.z[i].c);
         for (int j = 0; j < kN; ++j) w.z[i].c[j] = center(w.y[i].c[j] + w.z[i].c[j]);
       }
       // r = w − NTT^-1(ĉ ∘ ŝ2) in [0, q);  ct0 = NTT^-1(ĉ ∘ t̂0) (centered)
       for (int i = 0; i < K; ++i) {
-        be().pointwise(w.r[i].c, w.c.c, w.s2[i].c);
+        be().pointwise(w.r[i].c, w.c.c, s.s2[i].c);
         be().invntt(w.r[i].c);
         for (int j = 0; j < kN; ++j) w.r[i].c[j] = freeze(w.w[i].c[j] - w.r[i].c[j]);
-        be().pointwise(w.ct0[i].c, w.c.c, w.t0[i].c);
+        be().pointwise(w.ct0[i].c, w.c.c, s.t0[i].c);
         be().invntt(w.ct0[i].c);
         for (int j = 0; j < kN; ++j) w.ct0[i].c[j] = center(w.ct0[i].c[j]);
       }
@@ -607,34 +626,53 @@ struct Impl {
 
   // ------------------------------------------------------------------ Verify
 
-  struct VerifyWork {
+  /// A decoded public key ready for verification: Â, NTT(t1·2^d) and tr = H(pk)
+  /// (FIPS 204 Algorithm 8 lines 1, 5, 6 and the t1 half of line 9).
+  struct PublicState {
     Poly A[K][L];
-    Poly t1[K], z[L], h[K], w[K], tmp;
+    Poly t1[K];  // NTT(t1 · 2^d)
+    uint8_t tr[64];
+  };
+  struct VerifyWork {
+    Poly z[L], h[K], w[K], tmp;
     Poly c;
-    uint8_t rho[32];
     uint8_t ctilde[kCtilde], ctilde2[kCtilde];
     uint8_t w1enc[K * kPolyW1];
   };
 
+  static void PreparePublic(PublicState& p, const uint8_t* pk) noexcept {
+    uint8_t rho[32];
+    pkDecode(pk, rho, p.t1);
+    ExpandA(p.A, rho);
+    for (int i = 0; i < K; ++i) {
+      for (int j = 0; j < kN; ++j) p.t1[i].c[j] <<= kD;
+      be().ntt(p.t1[i].c);
+    }
+    ComputeTr(pk, p.tr);
+  }
+
   // FIPS 204, Algorithm 8: ML-DSA.Verify_internal(pk, M′, σ), from line 7 on (μ given).
   // 1 = valid, 0 = invalid (c̃ mismatch), −1 = malformed hint, −2 = z out of bound.
   static int Verify_internal(const uint8_t* pk, const uint8_t mu[64], const uint8_t* sig) noexcept {
+    PublicState p;
+    PreparePublic(p, pk);
+    return VerifyCore(p, mu, sig);
+  }
+
+  // FIPS 204, Algorithm 8 lines 2–4 and 8–13 on a prepared key.
+  static int VerifyCore(const PublicState& p, const uint8_t mu[64], const uint8_t* sig) noexcept {
     VerifyWork w;
-    pkDecode(pk, w.rho, w.t1);
     if (!sigDecode(sig, w.ctilde, w.z, w.h)) return -1;
     for (int i = 0; i < L; ++i)
       for (int j = 0; j < kN; ++j)
         if (abs_ge(w.z[i].c[j], G1 - BETA)) return -2;
-    ExpandA(w.A, w.rho);
     SampleInBall(w.c, w.ctilde);
     be().ntt(w.c.c);
     for (int i = 0; i < L; ++i) be().ntt(w.z[i].c);
     // w′Approx = NTT^-1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1 · 2^d)); w1′ = UseHint(h, w′Approx)
     for (int i = 0; i < K; ++i) {
-      for (int j = 0; j < kN; ++j) w.t1[i].c[j] <<= kD;
-      be().ntt(w.t1[i].c);
-      be().pointwise(w.tmp.c, w.c.c, w.t1[i].c);
-      be().pointwise_acc(w.w[i].c, w.A[i], w.z, L);
+      be().pointwise(w.tmp.c, w.c.c, p.t1[i].c);
+      be().pointwise_acc(w.w[i].c, p.A[i], w.z, L);
       for (int j = 0; j < kN; ++j) w.w[i].c[j] = reduce32(w.w[i].c[j] - w.tmp.c[j]);
       be().invntt(w.w[i].c);
       for (int j = 0; j < kN; ++j)
@@ -883,6 +921,89 @@ Status verify(Level lv, byte_span pk, byte_span msg, byte_span sig, const Option
   std::uint8_t mu[kMuBytes];
   if (auto s = external_mu(lv, pk, msg, mut_byte_span(mu, kMuBytes), opt); !s) return s;
   return verify_mu(lv, pk, byte_span(mu, kMuBytes), sig);
+}
+
+// ---------------------------------------------------------------------- prepared keys
+
+namespace {
+template <class I>
+void destroy_secret_state(void* p) noexcept {
+  auto* s = static_cast<typename I::SecretState*>(p);
+  secure_zero(s, sizeof *s);
+  delete s;
+}
+template <class I>
+void destroy_public_state(void* p) noexcept {
+  delete static_cast<typename I::PublicState*>(p);
+}
+}  // namespace
+
+Result<PreparedSigningKey> PreparedSigningKey::create(Level lv, byte_span sk) {
+  if (auto s = check_level(lv); !s) return s.error();
+  if (auto s = check_len("ML-DSA secret key", sk.size(), params(lv).sk_bytes); !s) return s.error();
+  return dispatch(lv, [&](auto impl) -> Result<PreparedSigningKey> {
+    using I = decltype(impl);
+    Holder h(new typename I::SecretState, &destroy_secret_state<I>);
+    if (!I::PrepareSecret(*static_cast<typename I::SecretState*>(h.get()), sk.data()))
+      return Error{Errc::invalid_encoding, "ML-DSA secret key: s1/s2 coefficient out of range"};
+    return PreparedSigningKey(lv, std::move(h));
+  });
+}
+
+Status PreparedSigningKey::sign_mu(byte_span mu, byte_span rnd, mut_byte_span sig) const {
+  if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
+  if (auto s = check_len("ML-DSA rnd", rnd.size(), kRndBytes); !s) return s;
+  if (auto s = check_len("ML-DSA signature buffer", sig.size(), params(lv_).sig_bytes); !s) return s;
+  const int rc = dispatch(lv_, [&](auto impl) {
+    using I = decltype(impl);
+    return I::SignCore(*static_cast<const typename I::SecretState*>(st_.get()), mu.data(), rnd.data(), sig.data());
+  });
+  if (rc != 1) secure_zero(sig.data(), sig.size());
+  return sign_result(rc);
+}
+
+Status PreparedSigningKey::sign(byte_span msg, mut_byte_span sig, const Options& opt) const {
+  MPrime m;
+  if (auto s = format_mprime(m, msg, opt); !s) return s;
+  RndBuf rnd;
+  if (auto s = choose_rnd(opt, rnd); !s) return s;
+  std::uint8_t mu[kMuBytes];
+  dispatch(lv_, [&](auto impl) {
+    using I = decltype(impl);
+    mu_from_tr(static_cast<const typename I::SecretState*>(st_.get())->tr, &m, {}, mu);
+  });
+  return sign_mu(byte_span(mu, kMuBytes), byte_span(rnd.b, kRndBytes), sig);
+}
+
+Result<PreparedVerifyingKey> PreparedVerifyingKey::create(Level lv, byte_span pk) {
+  if (auto s = check_level(lv); !s) return s.error();
+  if (auto s = check_len("ML-DSA public key", pk.size(), params(lv).pk_bytes); !s) return s.error();
+  return dispatch(lv, [&](auto impl) -> Result<PreparedVerifyingKey> {
+    using I = decltype(impl);
+    Holder h(new typename I::PublicState, &destroy_public_state<I>);
+    I::PreparePublic(*static_cast<typename I::PublicState*>(h.get()), pk.data());
+    return PreparedVerifyingKey(lv, std::move(h));
+  });
+}
+
+Status PreparedVerifyingKey::verify_mu(byte_span mu, byte_span sig) const {
+  if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
+  if (auto s = check_len("ML-DSA signature", sig.size(), params(lv_).sig_bytes); !s) return s;
+  return verify_result(dispatch(lv_, [&](auto impl) {
+    using I = decltype(impl);
+    return I::VerifyCore(*static_cast<const typename I::PublicState*>(st_.get()), mu.data(), sig.data());
+  }));
+}
+
+Status PreparedVerifyingKey::verify(byte_span msg, byte_span sig, const Options& opt) const {
+  MPrime m;
+  if (auto s = format_mprime(m, msg, opt); !s) return s;
+  std::uint8_t mu[kMuBytes];
+  dispatch(lv_, [&](auto impl) {
+    using I = decltype(impl);
+    mu_from_tr(static_cast<const typename I::PublicState*>(st_.get())->tr, &m, {}, mu);
+  });
+  return verify_mu(byte_span(mu, kMuBytes), sig);
 }
 
 }  // namespace pqsig::mldsa

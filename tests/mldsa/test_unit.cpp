@@ -437,3 +437,40 @@ TEST(MldsaArith, PortableAndAvx2SignaturesAgree) {
     EXPECT_TRUE(ok);
   }
 }
+
+TEST(Mldsa, PreparedKeysMatchRawApi) {
+  for (Level lv : kLevels) {
+    const auto& p = params(lv);
+    Keys k = make_keys(lv, 33);
+    auto ps = PreparedSigningKey::create(lv, k.sk);
+    auto pv = PreparedVerifyingKey::create(lv, k.pk);
+    ASSERT_TRUE(ps.ok() && pv.ok());
+    const bytes msg = {'p', 'r', 'e', 'p'};
+    const bytes ctx = {1, 2};
+    for (int ph = -1; ph < 12; ph += 4) {
+      Options o;
+      o.ctx = ctx;
+      o.deterministic = true;
+      if (ph >= 0) o.prehash = static_cast<hash::PreHash>(ph);
+      bytes s1 = sign_ok(lv, k.sk, msg, o), s2(p.sig_bytes);
+      ASSERT_TRUE(ps->sign(msg, s2, o).ok());
+      EXPECT_EQ(s1, s2);
+      EXPECT_TRUE(pv->verify(msg, s1, o).ok());
+      s1[5] ^= 1;
+      EXPECT_EQ(pv->verify(msg, s1, o).error().code, Errc::verify_failed);
+    }
+    bytes mu(64, 9), rnd(32, 4), s3(p.sig_bytes), s4(p.sig_bytes);
+    ASSERT_TRUE(ps->sign_mu(mu, rnd, s3).ok());
+    ASSERT_TRUE(sign_mu(lv, k.sk, mu, rnd, s4).ok());
+    EXPECT_EQ(s3, s4);
+    EXPECT_TRUE(pv->verify_mu(mu, s3).ok());
+    // hedged signatures from the prepared key verify with the raw API
+    bytes s5(p.sig_bytes);
+    ASSERT_TRUE(ps->sign(msg, s5).ok());
+    EXPECT_TRUE(verify(lv, k.pk, msg, s5).ok());
+    bytes bad = k.sk;
+    bad[128] = 0xFF;
+    EXPECT_FALSE(PreparedSigningKey::create(lv, bad).ok());
+    EXPECT_EQ(PreparedVerifyingKey::create(lv, bytes(5)).error().code, Errc::invalid_length);
+  }
+}
