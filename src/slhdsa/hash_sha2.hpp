@@ -129,6 +129,17 @@ class Sha2Hash {
     }
   }
 
+  // ---- four independent calls (one after another; the seam for an interleaved SHA-NI backend).
+  void F_x4(const Adrs* adrs, std::uint8_t* const* io) const noexcept {
+    for (int q = 0; q < 4; ++q) F(adrs[q], io[q], io[q]);
+  }
+  void PRF_x4(const Adrs* adrs, std::uint8_t* const* out) const noexcept {
+    for (int q = 0; q < 4; ++q) PRF(adrs[q], out[q]);
+  }
+  void T_x4(const Adrs* adrs, const std::uint8_t* const* in, std::size_t l, std::uint8_t* const* out) const noexcept {
+    for (int q = 0; q < 4; ++q) T(adrs[q], in[q], l, out[q]);
+  }
+
   /// PRF_msg(SK.prf, opt_rand, M) = Trunc_n(HMAC-SHA-256/512(SK.prf, opt_rand || M)).
   static void PRF_msg(const std::uint8_t* sk_prf, const std::uint8_t* opt_rand, const Msg& m,
                       std::uint8_t* out) noexcept {
