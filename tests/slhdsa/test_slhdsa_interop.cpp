@@ -104,7 +104,8 @@ void cross_check(ParamSet p, Depth depth) {
   // Context lengths vary per set (incl. empty and the maximum 255).
   const std::size_t ctx_len[12] = {0, 255, 1, 33, 200, 5, 64, 0, 17, 255, 9, 128};
   const bytes ctx = pattern(ctx_len[static_cast<int>(pi.id)], 3, 1);
-  const auto [ph0, ph1] = prehashes_for(pi);
+  const auto phs = prehashes_for(pi);
+  const hash::PreHash ph0 = phs.first, ph1 = phs.second;  // (clang 14: no lambda capture of bindings)
   const std::string ph0n(hash::prehash_info(ph0).acvp_name), ph1n(hash::prehash_info(ph1).acvp_name);
   const bool full = depth == Depth::full;
 
