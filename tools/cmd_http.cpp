@@ -52,6 +52,7 @@ struct SignOpts {
   std::int64_t expires = wba::kDefaultExpiresIn;
   std::int64_t created = 0;
   bool no_nonce = false;
+  bool legacy_agent = false;
   std::size_t budget = wba::kDefaultHeaderBudget, cap = wba::kDefaultHeaderCap;
   std::string scheme = "https";
   std::string digest;
@@ -105,6 +106,7 @@ void run_sign(const SignOpts& o) {
     so.created = now_or(o.created);
     so.expires_in = o.expires;
     so.nonce = !o.no_nonce;
+    so.legacy_signature_agent = o.legacy_agent;
     so.header_budget = o.budget;
     so.header_cap = o.cap;
     if (!o.components.empty()) {
@@ -323,6 +325,8 @@ void register_http(CLI::App& app) {
   sign->add_option("--expires", so->expires, "seconds after created (default 3600, max 86400)");
   sign->add_option("--created", so->created, "UNIX time (default now)");
   sign->add_flag("--no-nonce", so->no_nonce, "omit the nonce");
+  sign->add_flag("--legacy-agent", so->legacy_agent,
+                 "older plain-string Signature-Agent covered as a whole (for npm web-bot-auth 0.1.3; use one --key)");
   sign->add_option("--component", so->components, "covered component(s) (default \"@authority\" + the label's Signature-Agent member)");
   sign->add_option("--header-budget", so->budget, "warn above this total request header size (bytes)");
   sign->add_option("--header-cap", so->cap, "refuse above this total request header size (bytes)");

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -157,4 +159,96 @@ TEST(HttpsigInterop, WeVerifyTheirSignatures) {
   EXPECT_EQ(rep.verdicts[0].outcome, Outcome::valid) << rep.to_json();
   EXPECT_EQ(rep.verdicts[1].outcome, Outcome::valid) << rep.to_json();
   EXPECT_TRUE(rep.policy_satisfied) << rep.to_json();
+}
+
+// ---------------------------------------------------------------- npm web-bot-auth 0.1.3
+
+namespace {
+bool wba_oracle(std::string& why) {
+  if (!oracle_available(why)) return false;
+  if (!std::filesystem::exists(kInterop + "/node_modules/web-bot-auth/package.json")) {
+    why = "web-bot-auth not installed";
+    return false;
+  }
+  return true;
+}
+
+json wba_check(const Message& m, const std::string& url, const json& jwk, std::int64_t now) {
+  json in = {{"method", m.method}, {"url", url}, {"headers", headers_json(m)}, {"now", now}, {"jwk", jwk}};
+  auto path = std::filesystem::temp_directory_path() / ("pqsig_wba_compat_" + std::to_string(::getpid()) + ".json");
+  {
+    std::ofstream f(path);
+    f << in.dump();
+  }
+  std::string cmd = "node '" + kInterop + "/httpsig_webbotauth_compat.mjs' '" + path.string() + "' 2>&1";
+  std::string out;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+    ::pclose(p);
+  }
+  std::filesystem::remove(path);
+  auto j = json::parse(out, nullptr, false);
+  if (j.is_discarded()) return json{{"ok", false}, {"error", "oracle output: " + out}};
+  return j;
+}
+}  // namespace
+
+TEST(HttpsigInterop, WebBotAuth013OnTheDraftVectors) {
+  std::string why;
+  if (!wba_oracle(why)) GTEST_SKIP() << why;
+  auto V = json::parse(std::ifstream(std::string(PQSIG_SHARED_DIR) + "/vectors/webbotauth/test-vectors.json"));
+  const auto& jwk = V["keys"]["test-key-ed25519"]["publicJwk"];
+  std::map<std::string, bool> ok;
+  for (const auto& v : V["vectors"]) {
+    if (v["alg"] != "ed25519") continue;
+    std::string t = "POST /foo?param=Value&Pet=dog HTTP/1.1\nHost: example.com\n";
+    if (!v["signatureAgentHeader"].is_null()) t += "Signature-Agent: " + v["signatureAgentHeader"].get<std::string>() + "\n";
+    t += "Signature-Input: " + v["signatureInputHeader"].get<std::string>() + "\nSignature: " +
+         v["signatureHeader"].get<std::string>() + "\n\n";
+    auto r = wba_check(parse_message(t).value(), v["request"]["targetUri"], jwk, v["created"].get<std::int64_t>() + 10);
+    ok[v["id"]] = r["ok"].get<bool>();
+  }
+  EXPECT_TRUE(ok["wba-3"]);   // no Signature-Agent
+  EXPECT_TRUE(ok["wba-4"]);   // legacy sf-string Signature-Agent
+  EXPECT_FALSE(ok["wba-6"]);  // current dictionary form: rejected (it ignores ;key)
+}
+
+TEST(HttpsigInterop, WebBotAuth013OnOurRequests) {
+  std::string why;
+  if (!wba_oracle(why)) GTEST_SKIP() << why;
+  auto ed = make("ed25519", why);
+  auto ml = make("ml-dsa-44", why);
+  if (!ed) GTEST_SKIP() << "backend not in this build: " << why;
+  const std::string agent = "https://bot.example/.well-known/http-message-signatures-directory";
+  auto sign_with = [&](std::vector<wba::LabelKey> labels, bool legacy) {
+    wba::SignerOptions o;
+    o.created = kCreated;
+    o.legacy_signature_agent = legacy;
+    auto req = parse_message("GET /page HTTP/1.1\nHost: example.com\n\n").value();
+    auto r = wba::Signer(std::move(labels), o).sign(req);
+    EXPECT_TRUE(r.ok()) << r.error().what();
+    return req;
+  };
+  // sig1 alone, legacy plain-string Signature-Agent: accepted.
+  auto legacy = sign_with({{"sig1", &*ed->key, ed->keyid, agent}}, true);
+  EXPECT_EQ(legacy.get("signature-agent").value(), "\"" + agent + "\"");
+  auto r1 = wba_check(legacy, "https://example.com/page", ed->pub_jwk, kCreated + 5);
+  EXPECT_TRUE(r1["ok"].get<bool>()) << r1.dump();
+  // sig1 alone, current dictionary form: rejected (the library signs the whole field, ignoring ;key).
+  auto dict = sign_with({{"sig1", &*ed->key, ed->keyid, agent}}, false);
+  auto r2 = wba_check(dict, "https://example.com/page", ed->pub_jwk, kCreated + 5);
+  EXPECT_FALSE(r2["ok"].get<bool>()) << r2.dump();
+  // sig1 alone without Signature-Agent: accepted.
+  auto none = sign_with({{"sig1", &*ed->key, ed->keyid, ""}}, false);
+  auto r3 = wba_check(none, "https://example.com/page", ed->pub_jwk, kCreated + 5);
+  EXPECT_TRUE(r3["ok"].get<bool>()) << r3.dump();
+  if (ml) {
+    // two labels: rejected ("Multiple signatures is not supported").
+    auto two = sign_with({{"sig1", &*ed->key, ed->keyid, ""}, {"sig2", &*ml->key, ml->keyid, ""}}, false);
+    auto r4 = wba_check(two, "https://example.com/page", ed->pub_jwk, kCreated + 5);
+    EXPECT_FALSE(r4["ok"].get<bool>()) << r4.dump();
+    EXPECT_NE(r4["error"].get<std::string>().find("Multiple signatures"), std::string::npos) << r4.dump();
+  }
 }
