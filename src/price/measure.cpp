@@ -1,0 +1,267 @@
+// `pqsig price` measurement engine: prepares every suite's operations through the one suite API
+// (never an algorithm-specific header) and times them with a warm-up, batching for fast
+// operations, a minimum sample count and a time budget per operation.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "pqsig/hash.hpp"
+#include "pqsig/price.hpp"
+
+namespace pqsig::price {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ns_since(Clock::time_point t0) {
+  return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+}
+
+std::vector<bytes> make_messages(const SampleRequest& r, const SuiteInfo& s, const MeasureOptions& o) {
+  const std::size_t n = std::max<std::size_t>(1, o.distinct_messages);
+  std::vector<bytes> m;
+  m.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (o.message_size == 0) {
+      // The actual Web Bot Auth signature base, a fresh nonce and created time per message.
+      std::string b = signature_base(r, sample_params(r, s, i));
+      m.emplace_back(b.begin(), b.end());
+    } else {
+      bytes b(o.message_size);
+      std::string seed = "pqsig price message " + std::to_string(i);
+      hash::shake256(b, as_bytes(seed));
+      m.push_back(std::move(b));
+    }
+  }
+  return m;
+}
+
+Sizes header_sizes(const SampleRequest& r, const SuiteInfo& s, Sizes z) {
+  if (s.cls == SuiteClass::kem) return z;
+  z.sf_bytes = sf_byte_sequence_length(z.output);
+  z.signature_headers = signature_header_bytes(r, sample_params(r, s, 0), z.output);
+  z.request_headers = request_header_bytes(r) + z.signature_headers;
+  return z;
+}
+
+struct SigState {
+  const SuiteInfo* suite = nullptr;
+  SigningKey sk;
+  std::optional<VerifyingKey> vk;  // empty for MAC suites (verify with the key)
+  std::vector<bytes> msgs;
+  std::vector<std::pair<std::size_t, bytes>> pool;  // (message index, signature)
+  std::size_t next_sign = 0, next_verify = 0;
+  explicit SigState(SigningKey k) : sk(std::move(k)) {}
+  Status verify(std::size_t mi, const bytes& sig) const {
+    return vk ? vk->verify(msgs[mi], sig) : sk.verify(msgs[mi], sig);
+  }
+};
+
+struct KemState {
+  const SuiteInfo* suite = nullptr;
+  KemPrivateKey dk;
+  KemPublicKey ek;
+  std::vector<bytes> pool;
+  std::size_t next_store = 0, next_decaps = 0, capacity = 256;
+  KemState(KemPrivateKey d, KemPublicKey e) : dk(std::move(d)), ek(std::move(e)) {}
+};
+
+Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest& r, const MeasureOptions& o) {
+  auto key = SigningKey::generate(s);
+  if (!key) return key.error();
+  auto st = std::make_shared<SigState>(std::move(key.value()));
+  st->suite = &s;
+  if (s.cls != SuiteClass::mac) {
+    auto vk = VerifyingKey::from_public(s, st->sk.public_key());
+    if (!vk) return vk.error();
+    st->vk.emplace(std::move(vk.value()));
+  }
+  st->msgs = make_messages(r, s, o);
+  auto sig = st->sk.sign(st->msgs[0]);
+  if (!sig) return sig.error();
+  if (auto ok = st->verify(0, *sig); !ok)
+    return Error{Errc::internal, std::string(s.id) + ": self-check failed: " + ok.error().what()};
+
+  PreparedSuite p;
+  p.message_bytes = st->msgs[0].size();
+  Sizes z;
+  z.public_key = st->sk.public_key().size();
+  z.private_key = st->sk.private_key().size();
+  if (auto e = st->sk.expanded_private_key(); e) z.expanded_key = e->size();
+  z.output = sig->size();
+  p.sizes = header_sizes(r, s, z);
+  st->pool.emplace_back(0, std::move(sig.value()));
+  st->next_sign = 1;
+
+  SigState* S = st.get();
+  const std::size_t cap = std::max<std::size_t>(1, o.distinct_messages);
+  p.ops.push_back({"keygen", [S]() -> Status {
+                     auto k = SigningKey::generate(*S->suite);
+                     if (!k) return k.error();
+                     return {};
+                   }});
+  p.ops.push_back({"sign", [S, cap]() -> Status {
+                     const std::size_t mi = S->next_sign++ % S->msgs.size();
+                     auto sg = S->sk.sign(S->msgs[mi]);
+                     if (!sg) return sg.error();
+                     if (S->pool.size() < cap) S->pool.emplace_back(mi, std::move(sg.value()));
+                     else S->pool[mi % cap] = {mi, std::move(sg.value())};
+                     return {};
+                   }});
+  p.ops.push_back({"verify", [S]() -> Status {
+                     const auto& [mi, sg] = S->pool[S->next_verify++ % S->pool.size()];
+                     return S->verify(mi, sg);
+                   }});
+  p.state = st;
+  return p;
+}
+
+Result<PreparedSuite> prepare_kem(const SuiteInfo& s, const SampleRequest& r) {
+  auto dk = KemPrivateKey::generate(s);
+  if (!dk) return dk.error();
+  auto ek = KemPublicKey::from_public(s, dk->public_key());
+  if (!ek) return ek.error();
+  auto st = std::make_shared<KemState>(std::move(dk.value()), std::move(ek.value()));
+  st->suite = &s;
+  auto e = st->ek.encaps();
+  if (!e) return e.error();
+  auto ss = st->dk.decaps(e->ciphertext);
+  if (!ss) return ss.error();
+  if (ss->size() != e->shared_secret.size() || !ct_equal(ss->span(), e->shared_secret.span()))
+    return Error{Errc::internal, std::string(s.id) + ": self-check failed: decapsulated secret differs"};
+
+  PreparedSuite p;
+  Sizes z;
+  z.public_key = st->dk.public_key().size();
+  z.private_key = st->dk.private_key().size();
+  z.expanded_key = s.expanded_key_size;
+  z.output = e->ciphertext.size();
+  z.shared_secret = e->shared_secret.size();
+  p.sizes = header_sizes(r, s, z);
+  st->pool.push_back(std::move(e->ciphertext));
+
+  KemState* S = st.get();
+  p.ops.push_back({"keygen", [S]() -> Status {
+                     auto k = KemPrivateKey::generate(*S->suite);
+                     if (!k) return k.error();
+                     return {};
+                   }});
+  p.ops.push_back({"encaps", [S]() -> Status {
+                     auto x = S->ek.encaps();
+                     if (!x) return x.error();
+                     if (S->pool.size() < S->capacity) S->pool.push_back(std::move(x->ciphertext));
+                     else S->pool[S->next_store++ % S->capacity] = std::move(x->ciphertext);
+                     return {};
+                   }});
+  p.ops.push_back({"decaps", [S]() -> Status {
+                     auto x = S->dk.decaps(S->pool[S->next_decaps++ % S->pool.size()]);
+                     if (!x) return x.error();
+                     return {};
+                   }});
+  p.state = st;
+  return p;
+}
+
+Sizes registry_sizes(const SuiteInfo& s, const SampleRequest& r) {
+  Sizes z;
+  z.public_key = s.public_key_size;
+  z.private_key = s.private_key_size;
+  z.expanded_key = s.expanded_key_size;
+  z.output = s.output_size;
+  z.shared_secret = s.shared_secret_size;
+  return header_sizes(r, s, z);
+}
+
+}  // namespace
+
+Result<PreparedSuite> prepare_suite(const SuiteInfo& s, const SampleRequest& r, const MeasureOptions& o) {
+  if (s.cls == SuiteClass::kem) return prepare_kem(s, r);
+  return prepare_signature(s, r, o);
+}
+
+OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
+  OpResult res;
+  res.name = op.name;
+  // Warm-up: at least one call, then until warmup_ms has passed.
+  const auto w0 = Clock::now();
+  std::size_t warm = 0;
+  double warm_ns = 0;
+  do {
+    if (auto st = op.run(); !st) {
+      res.error = st.error().what();
+      return res;
+    }
+    ++warm;
+    warm_ns = ns_since(w0);
+  } while (warm_ns < o.warmup_ms * 1e6 && warm < 1000000);
+  const double est = warm_ns / static_cast<double>(warm);
+  // Fast operations are timed in batches so the clock's own cost stays negligible.
+  std::size_t batch = 1;
+  if (est > 0 && est < o.min_sample_ns) batch = static_cast<std::size_t>(std::ceil(o.min_sample_ns / est));
+  batch = std::min<std::size_t>(batch, 100000);
+  res.batch = batch;
+
+  std::vector<double> samples;
+  samples.reserve(std::min<std::size_t>(o.max_samples, 4096));
+  const double budget_ns = o.budget_ms_per_op * 1e6;
+  const auto t0 = Clock::now();
+  for (;;) {
+    if (samples.size() >= o.max_samples) break;
+    if (samples.size() >= o.min_samples && ns_since(t0) >= budget_ns) break;
+    const auto s0 = Clock::now();
+    for (std::size_t k = 0; k < batch; ++k) {
+      if (auto st = op.run(); !st) {
+        res.error = st.error().what();
+        res.stats = compute_stats(samples);
+        return res;
+      }
+    }
+    samples.push_back(ns_since(s0) / static_cast<double>(batch));
+  }
+  res.stats = compute_stats(samples);
+  if (o.keep_samples) res.samples = std::move(samples);
+  return res;
+}
+
+const OpResult* SuiteResult::op(std::string_view n) const noexcept {
+  for (const auto& o : ops)
+    if (o.name == n && o.error.empty() && o.stats.n > 0) return &o;
+  return nullptr;
+}
+
+SuiteResult measure_prepared(const SuiteInfo& s, Result<PreparedSuite> prepared, const MeasureOptions& o,
+                             const ProgressFn& progress, std::size_t index, std::size_t total) {
+  SuiteResult res;
+  res.suite = &s;
+  if (!prepared) {
+    res.available = false;
+    res.note = prepared.error().code == Errc::unsupported ? "not available in this build"
+                                                          : "failed: " + prepared.error().what();
+    return res;
+  }
+  res.available = true;
+  res.sizes = prepared->sizes;
+  res.message_bytes = prepared->message_bytes;
+  for (const auto& op : prepared->ops) {
+    if (progress) progress({index, total, std::string(s.id), op.name});
+    res.ops.push_back(measure_operation(op, o));
+    if (!res.ops.back().error.empty()) res.note = op.name + " failed: " + res.ops.back().error;
+  }
+  return res;
+}
+
+SuiteResult measure_suite(const SuiteInfo& s, const SampleRequest& r, const MeasureOptions& o,
+                          const ProgressFn& progress, std::size_t index, std::size_t total) {
+  if (progress) progress({index, total, std::string(s.id), "prepare"});
+  auto p = prepare_suite(s, r, o);
+  SuiteResult res = measure_prepared(s, std::move(p), o, progress, index, total);
+  if (!res.available) {
+    res.sizes = registry_sizes(s, r);
+    if (s.cls != SuiteClass::kem)
+      res.message_bytes = o.message_size ? o.message_size : signature_base(r, sample_params(r, s, 0)).size();
+  }
+  return res;
+}
+
+}  // namespace pqsig::price

@@ -1,0 +1,147 @@
+// `pqsig price` machine-readable output: the JSON summary and the JSONL raw record.
+#include <nlohmann/json.hpp>
+
+#include "pqsig/price.hpp"
+
+namespace pqsig::price {
+
+using json = nlohmann::json;
+
+namespace {
+
+json env_json(const Environment& e) {
+  return {{"cpu_model", e.cpu_model}, {"cpu_flags", e.cpu_flags}, {"cores", e.cores},   {"os", e.os},
+          {"hostname", e.hostname},   {"governor", e.governor},   {"compiler", e.compiler}, {"cxx_flags", e.cxx_flags},
+          {"build_type", e.build_type}, {"pqsig_version", e.version}, {"commit", e.commit}, {"date", e.date_utc}};
+}
+
+json stats_json(const Stats& s) {
+  return {{"n", s.n},           {"median_ns", s.median_ns}, {"p90_ns", s.p90_ns},     {"p99_ns", s.p99_ns},
+          {"min_ns", s.min_ns}, {"max_ns", s.max_ns},       {"mean_ns", s.mean_ns},   {"stddev_ns", s.stddev_ns},
+          {"p90_over_median", s.spread()}, {"ops_per_s_per_core", s.per_second()}};
+}
+
+json sizes_json(const Sizes& z) {
+  return {{"public_key", z.public_key}, {"private_key", z.private_key}, {"expanded_key", z.expanded_key},
+          {"output", z.output},         {"shared_secret", z.shared_secret}, {"sf_bytes", z.sf_bytes},
+          {"signature_headers", z.signature_headers}, {"request_headers", z.request_headers}};
+}
+
+json options_json(const Report& r) {
+  const MeasureOptions& o = r.options;
+  return {{"mode", r.mode},
+          {"budget_ms_per_op", o.budget_ms_per_op},
+          {"warmup_ms", o.warmup_ms},
+          {"min_samples", o.min_samples},
+          {"max_samples", o.max_samples},
+          {"distinct_messages", o.distinct_messages},
+          {"message", o.message_size ? "random bytes" : "web-bot-auth signature base"},
+          {"message_size", o.message_size}};
+}
+
+}  // namespace
+
+std::string render_json(const Report& rep) {
+  json j;
+  j["tool"] = "pqsig price";
+  j["environment"] = env_json(rep.env);
+  j["options"] = options_json(rep);
+  j["workload"] = json::parse(workload_to_json(rep.workload));
+  j["wall_seconds"] = rep.wall_seconds;
+  j["vu_reference_verify_ns"] = rep.reference_verify_ns;
+  json suites = json::array();
+  for (const auto& v : rep.verdicts) {
+    const SuiteResult& r = *v.result;
+    json s = {{"suite", r.suite->id}, {"version", r.suite->version}, {"class", suite_class_name(r.suite->cls)},
+              {"family", r.suite->family}, {"available", r.available}, {"note", r.note},
+              {"message_bytes", r.message_bytes}, {"sizes", sizes_json(r.sizes)},
+              {"sizes_source", r.available ? "measured" : "registry"}};
+    json ops = json::object();
+    for (const auto& op : r.ops) {
+      json oj = stats_json(op.stats);
+      oj["batch"] = op.batch;
+      if (!op.error.empty()) oj["error"] = op.error;
+      ops[op.name] = oj;
+    }
+    s["ops"] = ops;
+    if (r.suite->cls != SuiteClass::kem) s["header_fits_cap"] = r.sizes.request_headers <= rep.workload.header_cap_bytes;
+    json sv = json::array();
+    for (const auto& x : v.surfaces)
+      sv.push_back({{"surface", x.surface},
+                    {"cpu_ms_median", x.cpu_ms_median},
+                    {"cpu_ms_p90", x.cpu_ms_p90},
+                    {"pct_budget_median", x.pct_budget_median},
+                    {"pct_budget_p90", x.pct_budget_p90},
+                    {"fits_median", x.fits_median},
+                    {"fits_p90", x.fits_p90},
+                    {"over_ms_median", x.over_ms_median},
+                    {"over_ms_p90", x.over_ms_p90},
+                    {"header_bytes", x.header_bytes},
+                    {"header_verdict", x.header_fits ? "fits" : "431"}});
+    s["surfaces"] = sv;
+    if (v.ledger) {
+      const LedgerRow& l = *v.ledger;
+      s["ledger"] = {{"vu", l.vu},
+                     {"vu_dual", l.vu_dual},
+                     {"dual_is_estimate", l.dual_estimated},
+                     {"sigs_per_block", l.sigs_per_block},
+                     {"block_ms_one_core", l.block_ms_one_core},
+                     {"block_ms_all_cores", l.block_ms_all_cores},
+                     {"block_ms_dual_one_core", l.block_ms_dual_one_core},
+                     {"block_ms_dual_all_cores", l.block_ms_dual_all_cores}};
+    }
+    suites.push_back(s);
+  }
+  j["suites"] = suites;
+  json hy = json::array();
+  for (const auto& h : rep.hybrids)
+    hy.push_back({{"name", h.name},
+                  {"composite", h.composite},
+                  {"available", h.available},
+                  {"note", h.note},
+                  {"sig_bytes_before", h.classical_sig},
+                  {"sig_bytes_after", h.hybrid_sig},
+                  {"pk_bytes_before", h.classical_pk},
+                  {"pk_bytes_after", h.hybrid_pk},
+                  {"header_bytes_before", h.classical_header},
+                  {"header_bytes_after", h.hybrid_header},
+                  {"verify_ns_before", h.classical_verify_ns},
+                  {"verify_ns_after", h.hybrid_verify_ns},
+                  {"sign_ns_before", h.classical_sign_ns},
+                  {"sign_ns_after", h.hybrid_sign_ns},
+                  {"verifies_per_s_per_core_before", h.verifies_per_s_before},
+                  {"verifies_per_s_per_core_after", h.verifies_per_s_after}});
+  j["hybrids"] = hy;
+  return j.dump(2) + "\n";
+}
+
+std::string render_jsonl(const Report& rep) {
+  std::string out;
+  json env = env_json(rep.env);
+  env["type"] = "environment";
+  env["options"] = options_json(rep);
+  out += env.dump() + "\n";
+  for (const auto& r : rep.suites) {
+    if (!r.available) {
+      out += json{{"type", "suite"}, {"suite", r.suite->id}, {"available", false}, {"note", r.note}}.dump() + "\n";
+      continue;
+    }
+    out += json{{"type", "suite"}, {"suite", r.suite->id}, {"available", true}, {"note", r.note},
+                {"message_bytes", r.message_bytes}, {"sizes", sizes_json(r.sizes)}}.dump() + "\n";
+    for (const auto& op : r.ops) {
+      json s = stats_json(op.stats);
+      s["type"] = "summary";
+      s["suite"] = r.suite->id;
+      s["op"] = op.name;
+      s["batch"] = op.batch;
+      if (!op.error.empty()) s["error"] = op.error;
+      out += s.dump() + "\n";
+      for (std::size_t i = 0; i < op.samples.size(); ++i)
+        out += json{{"type", "sample"}, {"suite", r.suite->id}, {"op", op.name}, {"i", i}, {"batch", op.batch},
+                    {"ns", op.samples[i]}}.dump() + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace pqsig::price
