@@ -192,6 +192,12 @@ class KeyResolver {
  public:
   virtual ~KeyResolver() = default;
   virtual std::optional<ResolvedKey> resolve(std::string_view keyid) const = 0;
+  /// Resolution knowing the algorithm the signature names (nullptr when it names none): a keyid
+  /// may carry several keys (e.g. one RSA key usable as rsa-pss-sha512 and rsa-v1_5-sha256).
+  virtual std::optional<ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const {
+    (void)alg;
+    return resolve(keyid);
+  }
 };
 
 class KeyStore : public KeyResolver {
@@ -199,6 +205,7 @@ class KeyStore : public KeyResolver {
   void add(std::string keyid, VerifyingKey key);
   void add_mac(std::string keyid, SigningKey key);
   std::optional<ResolvedKey> resolve(std::string_view keyid) const override;
+  std::optional<ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const override;
   std::size_t size() const { return keys_.size(); }
   std::vector<std::string> keyids() const;
 
@@ -207,7 +214,8 @@ class KeyStore : public KeyResolver {
     std::unique_ptr<VerifyingKey> vk;
     std::unique_ptr<SigningKey> mac;
   };
-  std::map<std::string, Entry, std::less<>> keys_;
+  static ResolvedKey to_resolved(const Entry& e);
+  std::map<std::string, std::vector<Entry>, std::less<>> keys_;
 };
 
 /// Nonce replay detection, pluggable. `check_and_store` returns false when (keyid, nonce) was

@@ -368,8 +368,7 @@ TEST(WebBotAuthSigner, TwoLabelsSignAndVerify) {
             "sig2=\"https://bot.example/.well-known/http-message-signatures-directory\"");
   auto si = sf::parse_dictionary(req.get("signature-input").value()).value();
   auto p1 = SignatureParams{sf::find_member(si, "sig1")->inner};
-  EXPECT_EQ(sf::serialize_inner_list(SignatureParams{p1.list}.list).value().substr(0, 48),
-            "(\"@authority\" \"signature-agent\";key=\"sig1\");cre");
+  EXPECT_EQ(sf::serialize_inner_list(p1.list).value().rfind("(\"@authority\" \"signature-agent\";key=\"sig1\");created=", 0), 0u);
   EXPECT_EQ(p1.expires().value(), 1785186311 + 3600);
   EXPECT_EQ(p1.tag().value(), "web-bot-auth");
   EXPECT_EQ(p1.alg().value(), "ed25519");

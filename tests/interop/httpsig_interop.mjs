@@ -13,6 +13,21 @@ import { createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVeri
 import { httpbis } from 'http-message-signatures';
 import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js';
 
+// The library reads the clock itself (Date.now / new Date()): pin it to input.now.
+function pinClock(nowSeconds) {
+  const FIXED = nowSeconds * 1000;
+  const RealDate = Date;
+  globalThis.Date = class extends RealDate {
+    constructor(...a) {
+      if (a.length === 0) super(FIXED);
+      else super(...a);
+    }
+    static now() {
+      return FIXED;
+    }
+  };
+}
+
 const b64u = (s) => new Uint8Array(Buffer.from(s, 'base64url'));
 
 function verifierFor(k) {
@@ -72,7 +87,7 @@ async function sign(input) {
       {
         key: signerFor(k),
         name: k.label,
-        fields: input.fields,
+        fields: k.fields ?? input.fields,
         params: ['created', 'keyid', 'alg', 'expires', 'nonce', 'tag'],
         paramValues: {
           created: new Date(input.params.created * 1000),
@@ -89,5 +104,6 @@ async function sign(input) {
 
 const [mode, file] = process.argv.slice(2);
 const input = JSON.parse(readFileSync(file, 'utf8'));
+if (input.now) pinClock(input.now);
 const out = mode === 'verify' ? await verify(input) : mode === 'sign' ? await sign(input) : { error: 'mode' };
 process.stdout.write(JSON.stringify(out));

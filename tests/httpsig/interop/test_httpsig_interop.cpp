@@ -138,8 +138,10 @@ TEST(HttpsigInterop, WeVerifyTheirSignatures) {
              {"headers", {{"Host", "example.com"}, {"Signature-Agent", agent}, {"Content-Type", "application/json"}}},
              {"fields", json::array({"@authority", "signature-agent;key=\"sig1\"", "@method", "@path", "content-type"})},
              {"params", {{"created", kCreated}, {"expires", kCreated + 3600}, {"nonce", "bm9uY2U"}, {"tag", "web-bot-auth"}}},
+             {"now", kCreated + 1},
              {"keys", json::array({{{"label", "sig1"}, {"keyid", ed->keyid}, {"alg", "ed25519"}, {"jwk", ed->priv_jwk}},
-                                   {{"label", "sig2"}, {"keyid", ml->keyid}, {"alg", "ml-dsa-44"}, {"jwk", ml->priv_jwk}}})}};
+                                   {{"label", "sig2"}, {"keyid", ml->keyid}, {"alg", "ml-dsa-44"}, {"jwk", ml->priv_jwk},
+                                    {"fields", json::array({"@authority", "signature-agent;key=\"sig2\"", "@method", "@path", "content-type"})}}})}};
   auto out = run_node("sign", in);
   auto j = json::parse(out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << out;
