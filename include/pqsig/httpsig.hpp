@@ -67,6 +67,8 @@ enum class Reason {
   // skipped labels (never fail the whole message on their own)
   unsupported_alg,        ///< alg (or the key's algorithm) not supported here
   not_selected,           ///< filtered out by label / tag / keyid selection
+  unknown_keyid,          ///< no key for this keyid (skipped; a message with no valid label fails)
+  alg_not_allowed,        ///< alg outside the verifier's allowed list (skipped)
   // malformed input
   malformed_signature_input,
   malformed_signature,
@@ -77,7 +79,6 @@ enum class Reason {
   missing_request,        ///< ;req used but no request supplied
   // key / algorithm
   missing_keyid,
-  unknown_keyid,
   alg_mismatch,           ///< alg parameter disagrees with the key
   signature_mismatch,     ///< cryptographic verification failed (modified message or wrong key)
   // time / replay
@@ -91,7 +92,6 @@ enum class Reason {
   // policy / profile
   wrong_tag,
   required_component_not_covered,
-  alg_not_allowed,
   content_digest_mismatch,
   signature_agent_not_covered,
   missing_signature_agent,
@@ -250,7 +250,7 @@ struct VerifyPolicy {
   std::vector<std::string> required_components;  ///< serialized ids, e.g. "@authority", "\"content-digest\""
   std::vector<std::string> required_labels;   ///< these labels must be present and valid
   std::vector<std::string> required_algs;     ///< at least one valid label per listed alg
-  std::vector<std::string> allowed_algs;      ///< if non-empty, any other alg is "alg_not_allowed"
+  std::vector<std::string> allowed_algs;      ///< if non-empty, labels with any other alg are skipped (alg_not_allowed)
   std::optional<std::string> tag;             ///< expected tag (labels with another tag: wrong_tag)
   // selection: labels not matching are reported "not_selected" (skipped)
   std::vector<std::string> select_labels;

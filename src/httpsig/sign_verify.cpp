@@ -230,16 +230,21 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   if (alg_param) {
     alg_suite = suite_for_alg(*alg_param);
     if (!alg_suite) return skip(Reason::unsupported_alg, "algorithm '" + *alg_param + "' is not supported");
+    if (!pol.allowed_algs.empty() &&
+        std::find(pol.allowed_algs.begin(), pol.allowed_algs.end(), *alg_param) == pol.allowed_algs.end())
+      return skip(Reason::alg_not_allowed, "algorithm " + *alg_param + " is not accepted by this verifier");
   }
   if (!p.keyid()) return bad(Reason::missing_keyid, "no keyid parameter");
   auto key = keys.resolve_for(*p.keyid(), alg_suite);
-  if (!key || !key->suite) return bad(Reason::unknown_keyid, "keyid '" + *p.keyid() + "' is not known");
+  // A keyid this verifier has no key for is a label it does not know: skipped, never fatal to the
+  // message (a message whose only label is unknown still fails the policy: nothing is valid).
+  if (!key || !key->suite) return skip(Reason::unknown_keyid, "keyid '" + *p.keyid() + "' is not known");
   if (alg_suite && alg_suite != key->suite)
     return bad(Reason::alg_mismatch, "alg '" + *alg_param + "' but the key is " + std::string(key->suite->id));
   v.alg = alg_name(*key->suite);
   v.alg_registered = alg_registered(v.alg);
   if (!pol.allowed_algs.empty() && std::find(pol.allowed_algs.begin(), pol.allowed_algs.end(), v.alg) == pol.allowed_algs.end())
-    return bad(Reason::alg_not_allowed, "algorithm " + v.alg + " is not allowed by the policy");
+    return skip(Reason::alg_not_allowed, "algorithm " + v.alg + " is not accepted by this verifier");
   if (pol.tag && v.tag != *pol.tag) return bad(Reason::wrong_tag, "tag '" + v.tag + "', expected '" + *pol.tag + "'");
 
   // Time window.

@@ -410,7 +410,19 @@ TEST(WebBotAuthSigner, TwoLabelsSignAndVerify) {
   vo2.allowed_algs = {"ed25519"};
   auto rep4 = wba::verify_request(req, edonly, vo2);
   EXPECT_EQ(rep4.verdicts[0].outcome, Outcome::valid);
-  EXPECT_NE(rep4.verdicts[1].outcome, Outcome::valid);
+  EXPECT_EQ(rep4.verdicts[1].outcome, Outcome::skipped);
+  EXPECT_EQ(rep4.verdicts[1].reason, Reason::alg_not_allowed);
+  EXPECT_TRUE(rep4.policy_satisfied) << rep4.policy_detail;
+  // ... and one whose directory only has the Ed25519 key
+  wba::VerifierOptions vo3;
+  vo3.now = 1785186311 + 10;
+  auto rep5 = wba::verify_request(req, edonly, vo3);
+  EXPECT_EQ(rep5.verdicts[1].reason, Reason::unknown_keyid);
+  EXPECT_EQ(rep5.verdicts[1].outcome, Outcome::skipped);
+  EXPECT_TRUE(rep5.policy_satisfied) << rep5.policy_detail;
+  // requiring sig2 makes the policy fail there
+  vo3.required_labels = {"sig2"};
+  EXPECT_FALSE(wba::verify_request(req, edonly, vo3).policy_satisfied);
 }
 
 TEST(WebBotAuthSigner, DegradesToSig1AndLogsOnce) {
