@@ -21,6 +21,7 @@ struct PriceArgs {
   bool json = false;
   bool print_workload = false;
   bool no_progress = false;
+  bool cpu_time = false;
   std::string suites, jsonl, html, workload;
   double budget_ms = 0;
   double factor = 0;
@@ -79,6 +80,7 @@ void run_price(const PriceArgs& a) {
   }
   if (a.message_size_set) o.message_size = a.message_size;
   o.keep_samples = !a.jsonl.empty();
+  o.thread_cpu_time = a.cpu_time;
 
   rep.env = capture_environment();
   const bool tty = isatty(STDERR_FILENO) != 0;
@@ -128,6 +130,8 @@ void register_price(CLI::App& app) {
   cmd->add_option_function<std::size_t>(
          "--message-size", [](const std::size_t& n) { a.message_size = n, a.message_size_set = true; },
          "sign N-byte messages instead of the Web Bot Auth signature base (0 = the base)");
+  cmd->add_flag("--cpu-time", a.cpu_time,
+                "time samples with the thread's CPU clock instead of wall time (for shared, loaded machines)");
   cmd->add_flag("--no-progress", a.no_progress, "no progress indicator on stderr");
   cmd->callback([] { run_price(a); });
 }

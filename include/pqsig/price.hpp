@@ -163,6 +163,9 @@ struct MeasureOptions {
   std::size_t distinct_messages = 256;
   std::size_t message_size = 0;    ///< 0 = the Web Bot Auth signature base
   bool keep_samples = false;       ///< keep every raw sample (for --jsonl)
+  /// Time samples with the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) instead of
+  /// std::chrono::steady_clock: robust on a shared, loaded machine. The budget stays wall time.
+  bool thread_cpu_time = false;
 };
 
 /// One timed operation. run() performs one operation (cycling its own inputs).

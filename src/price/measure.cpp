@@ -1,6 +1,8 @@
 // `pqsig price` measurement engine: prepares every suite's operations through the one suite API
 // (never an algorithm-specific header) and times them with a warm-up, batching for fast
 // operations, a minimum sample count and a time budget per operation.
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +18,16 @@ using Clock = std::chrono::steady_clock;
 
 double ns_since(Clock::time_point t0) {
   return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+}
+
+double sample_clock_ns(bool cpu) {
+  if (cpu) {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+  }
+  return static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
 }
 
 std::vector<bytes> make_messages(const SampleRequest& r, const SuiteInfo& s, const MeasureOptions& o) {
@@ -209,7 +221,7 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
   for (;;) {
     if (samples.size() >= o.max_samples) break;
     if (samples.size() >= o.min_samples && ns_since(t0) >= budget_ns) break;
-    const auto s0 = Clock::now();
+    const double s0 = sample_clock_ns(o.thread_cpu_time);
     for (std::size_t k = 0; k < batch; ++k) {
       if (auto st = op.run(); !st) {
         res.error = st.error().what();
@@ -217,7 +229,7 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
         return res;
       }
     }
-    samples.push_back(ns_since(s0) / static_cast<double>(batch));
+    samples.push_back((sample_clock_ns(o.thread_cpu_time) - s0) / static_cast<double>(batch));
   }
   res.stats = compute_stats(samples);
   if (o.keep_samples) res.samples = std::move(samples);

@@ -36,7 +36,8 @@ json options_json(const Report& r) {
           {"max_samples", o.max_samples},
           {"distinct_messages", o.distinct_messages},
           {"message", o.message_size ? "random bytes" : "web-bot-auth signature base"},
-          {"message_size", o.message_size}};
+          {"message_size", o.message_size},
+          {"clock", o.thread_cpu_time ? "thread-cpu" : "wall (steady_clock)"}};
 }
 
 }  // namespace

@@ -63,8 +63,9 @@ std::string render_text(const Report& rep) {
   std::size_t msg = 0;
   for (const auto& r : rep.suites)
     if (r.message_bytes) { msg = r.message_bytes; break; }
-  o += fmt("  run      %s: warm-up, then >= %zu samples and %.0f ms per operation; signing over %zu distinct messages\n",
-           rep.mode.c_str(), rep.options.min_samples, rep.options.budget_ms_per_op, rep.options.distinct_messages);
+  o += fmt("  run      %s: warm-up, then >= %zu samples and %.0f ms per operation; signing over %zu distinct messages; %s\n",
+           rep.mode.c_str(), rep.options.min_samples, rep.options.budget_ms_per_op, rep.options.distinct_messages,
+           rep.options.thread_cpu_time ? "thread CPU time" : "wall time");
   o += "  message  " +
        (rep.options.message_size ? fmt("%zu random bytes", rep.options.message_size)
                                  : fmt("the Web Bot Auth signature base of a sample request (%s B)", format_bytes(msg).c_str())) +
