@@ -40,10 +40,10 @@ const cpuClock = (args.clock ?? 'wall') === 'cpu';
 const sampleNow = cpuClock ? () => { const u = process.cpuUsage(); return (u.user + u.system) * 1000; }
                            : () => Number(process.hrtime.bigint());
 function measure(run, { min = minSamples } = {}) {
-  // warm-up: at least one call, then until 20 ms
+  // warm-up: at least `min(2, min)` calls (the JIT compiles on first use), then until 100 ms
   const w0 = now();
   let warm = 0;
-  do { run(); warm++; } while (Number(now() - w0) < 20e6 && warm < 1e6);
+  do { run(); warm++; } while ((Number(now() - w0) < 100e6 || warm < Math.min(2, min)) && warm < 1e6);
   const est = Number(now() - w0) / warm;
   const batch = est < minSampleNs ? Math.ceil(minSampleNs / est) : 1;
   const samples = [];

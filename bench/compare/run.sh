@@ -32,7 +32,7 @@ echo "== pqsig price (budget ${BUDGET} ms/op, clock $CLOCK)" >&2
 "$BUILD/pqsig" price --suites "$SUITES" --budget-ms "$BUDGET" $clockflag --no-progress --json \
   --jsonl "$OUT/pqsig.jsonl" > "$OUT/pqsig-summary.json"
 msg=$(node -e 'const j=require(process.argv[1]);const s=j.suites.find(x=>x.message_bytes>0);console.log(s?s.message_bytes:376)' \
-  "$ROOT/$OUT/pqsig-summary.json")
+  "$(cd "$OUT" && pwd)/pqsig-summary.json")
 echo "== @noble/post-quantum (budget ${BUDGET} ms/op, message ${msg} B, clock $CLOCK)" >&2
 node bench/compare/noble.mjs --suites "$SUITES" --budget-ms "$BUDGET" --min-samples "$MIN" --min-samples-slow 2 \
   --message-size "$msg" --clock "$CLOCK" --out "$OUT/noble.jsonl"

@@ -47,7 +47,7 @@ std::string render_json(const Report& rep) {
   j["tool"] = "pqsig price";
   j["environment"] = env_json(rep.env);
   j["options"] = options_json(rep);
-  j["workload"] = json::parse(workload_to_json(rep.workload));
+  j["workload"] = json::parse(workload_to_json(rep.workload));  // (keys sorted here; --print-workload keeps order)
   j["wall_seconds"] = rep.wall_seconds;
   j["vu_reference_verify_ns"] = rep.reference_verify_ns;
   json suites = json::array();
