@@ -3,8 +3,19 @@
 #include <cstddef>
 #include <cstdint>
 
+#if !defined(PQSIG_PORTABLE) && (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define PQSIG_HAVE_SHANI_BACKEND 1
+#endif
+
 namespace pqsig::hash::detail {
 using Sha256CompressFn = void (*)(std::uint32_t h[8], const std::uint8_t* blocks, std::size_t nblocks) noexcept;
-/// Chosen once (CPUID) on first use: SHA-NI backend if present, else the scalar reference.
+/// Per call (cheap: cached CPUID + an atomic flag): SHA-NI backend if present, else the scalar reference.
 Sha256CompressFn sha256_compress_fn() noexcept;
+/// True when the CPU offers the SHA extensions (and SSSE3 / SSE4.1) and the build has the
+/// SHA-NI backend (always false under PQSIG_PORTABLE).
+bool cpu_has_shani() noexcept;
+#if defined(PQSIG_HAVE_SHANI_BACKEND)
+/// SHA-NI backend (sha256_shani.cpp). Call only when cpu_has_shani().
+void sha256_compress_shani(std::uint32_t h[8], const std::uint8_t* blocks, std::size_t nblocks) noexcept;
+#endif
 }  // namespace pqsig::hash::detail

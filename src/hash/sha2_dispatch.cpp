@@ -1,11 +1,28 @@
-// Run-time dispatch for SHA-256 compression. The SHA-NI backend (sha256_shani.cpp) is added
-// beside the scalar reference; until then, scalar is used everywhere.
+// Run-time dispatch for SHA-256 compression: SHA-NI (sha256_shani.cpp) when CPUID reports the
+// SHA extensions, the scalar reference (sha2.cpp) otherwise, when cpu::force_portable(true) is
+// set, or under PQSIG_PORTABLE.
+#include "common/cpu.hpp"
 #include "hash/sha2_backend.hpp"
 #include "pqsig/hash.hpp"
 
 namespace pqsig::hash {
 namespace detail {
-Sha256CompressFn sha256_compress_fn() noexcept { return &sha256_compress_scalar; }
+
+bool cpu_has_shani() noexcept {
+#if defined(PQSIG_HAVE_SHANI_BACKEND)
+  return cpu::has_sha_ni();  // every CPU with the SHA extensions has SSSE3 / SSE4.1
+#else
+  return false;
+#endif
+}
+
+Sha256CompressFn sha256_compress_fn() noexcept {
+#if defined(PQSIG_HAVE_SHANI_BACKEND)
+  if (cpu_has_shani()) return &sha256_compress_shani;
+#endif
+  return &sha256_compress_scalar;
+}
 }  // namespace detail
-bool sha256_uses_shani() noexcept { return false; }
+
+bool sha256_uses_shani() noexcept { return detail::sha256_compress_fn() != &sha256_compress_scalar; }
 }  // namespace pqsig::hash

@@ -1,6 +1,31 @@
-// Placeholder: this family's suite backend is not wired yet (its suites report "unsupported").
+// The classical family's suite backend: Ed25519 (libsodium), Ed448, ECDSA P-256/P-384, RSA-PSS,
+// RSA PKCS#1 v1.5 and HMAC-SHA256 (OpenSSL 3.0 libcrypto / pqsig SHA-256). See src/classical/.
+#include "classical/internal.hpp"
 #include "suites/backend.hpp"
 
 namespace pqsig::detail {
-const Backend* classical_backend() noexcept { return nullptr; }
+namespace {
+namespace ci = pqsig::classical::internal;
+
+Result<SecretBytes> gen(const SuiteInfo& s) {
+  auto k = ci::kind_of(s);
+  if (!k) return k.error();
+  return ci::generate_private(*k);
+}
+Result<std::unique_ptr<SignerImpl>> signer(const SuiteInfo& s, byte_span priv) {
+  auto k = ci::kind_of(s);
+  if (!k) return k.error();
+  return ci::make_signer(*k, priv, pqsig::classical::Ed25519Engine::libsodium);
+}
+Result<std::unique_ptr<VerifierImpl>> verifier(const SuiteInfo& s, byte_span pub) {
+  auto k = ci::kind_of(s);
+  if (!k) return k.error();
+  return ci::make_verifier(*k, pub, pqsig::classical::Ed25519Engine::libsodium);
+}
+}  // namespace
+
+const Backend* classical_backend() noexcept {
+  static const Backend b{&gen, &signer, nullptr, &verifier, nullptr, nullptr};
+  return &b;
+}
 }  // namespace pqsig::detail

@@ -1,6 +1,11 @@
-// Placeholder: this family's suite backend is not wired yet (its suites report "unsupported").
+// The composite family's suite backend (draft-ietf-lamps-pq-composite-sigs): see composite.cpp.
 #include "suites/backend.hpp"
+#include "suites/composite_internal.hpp"
 
 namespace pqsig::detail {
-const Backend* composite_backend() noexcept { return nullptr; }
+const Backend* composite_backend() noexcept {
+  static const Backend b{&pqsig::composite::generate, &pqsig::composite::signer, nullptr,
+                         &pqsig::composite::verifier, nullptr, nullptr};
+  return &b;
+}
 }  // namespace pqsig::detail

@@ -1,6 +1,104 @@
-// Placeholder: this family's suite backend is not wired yet (its suites report "unsupported").
+// ML-DSA-44/65/87 suite backend: the suite API (SigningKey / VerifyingKey) over src/mldsa.
+// A signer made from the 32-byte seed ξ expands it once (KeyGen_internal) and caches the
+// expanded secret key; a signer imported from an expanded key is checked (mldsa::sk_check) and
+// has no seed form (private_key() is empty; expanded_private_key() works).
+#include <string>
+
+#include "pqsig/mldsa.hpp"
 #include "suites/backend.hpp"
 
 namespace pqsig::detail {
-const Backend* mldsa_backend() noexcept { return nullptr; }
+namespace {
+
+Result<mldsa::Level> level_of(const SuiteInfo& s) {
+  auto lv = mldsa::level_from_name(s.id);
+  if (!lv) return Error{Errc::unknown_suite, "not an ML-DSA suite: " + std::string(s.id)};
+  return *lv;
+}
+
+mldsa::Options to_options(const SignOptions& o) {
+  mldsa::Options m;
+  m.ctx = o.ctx;
+  m.prehash = o.prehash;
+  m.deterministic = o.deterministic;
+  return m;
+}
+
+struct MldsaSigner final : SignerImpl {
+  mldsa::Level lv{};
+  SecretBytes seed;  // empty when imported from an expanded key
+  SecretBytes sk;    // FIPS 204 expanded secret key
+  bytes pk;
+
+  byte_span public_key() const noexcept override { return pk; }
+  byte_span private_key() const noexcept override { return seed.span(); }
+  Result<bytes> expanded_private_key() const override { return bytes(sk.span().begin(), sk.span().end()); }
+  Result<bytes> sign(byte_span msg, const SignOptions& opt) const override {
+    bytes sig(mldsa::params(lv).sig_bytes);
+    if (auto st = mldsa::sign(lv, sk.span(), msg, sig, to_options(opt)); !st) return st.error();
+    return sig;
+  }
+};
+
+struct MldsaVerifier final : VerifierImpl {
+  mldsa::Level lv{};
+  bytes pk;
+  byte_span public_key() const noexcept override { return pk; }
+  Status verify(byte_span msg, byte_span sig, const SignOptions& opt) const override {
+    return mldsa::verify(lv, pk, msg, sig, to_options(opt));
+  }
+};
+
+Result<SecretBytes> generate_private(const SuiteInfo& s) {
+  if (auto lv = level_of(s); !lv) return lv.error();
+  SecretBytes seed(mldsa::kSeedBytes);
+  if (!random_bytes(seed.mut_span())) return Error{Errc::rng_failure, "OS random source failed"};
+  return seed;
+}
+
+Result<std::unique_ptr<SignerImpl>> signer_from_private(const SuiteInfo& s, byte_span priv) {
+  auto lv = level_of(s);
+  if (!lv) return lv.error();
+  if (priv.size() != mldsa::kSeedBytes)
+    return Error{Errc::invalid_length, std::string(s.id) + ": private key (seed) must be 32 bytes, got " +
+                                           std::to_string(priv.size())};
+  auto impl = std::make_unique<MldsaSigner>();
+  impl->lv = *lv;
+  impl->seed = SecretBytes(priv);
+  impl->sk = SecretBytes(mldsa::params(*lv).sk_bytes);
+  impl->pk.resize(mldsa::params(*lv).pk_bytes);
+  if (auto st = mldsa::keygen_internal(*lv, priv, impl->pk, impl->sk.mut_span()); !st) return st.error();
+  return std::unique_ptr<SignerImpl>(std::move(impl));
+}
+
+Result<std::unique_ptr<SignerImpl>> signer_from_expanded(const SuiteInfo& s, byte_span sk) {
+  auto lv = level_of(s);
+  if (!lv) return lv.error();
+  auto impl = std::make_unique<MldsaSigner>();
+  impl->lv = *lv;
+  impl->pk.resize(mldsa::params(*lv).pk_bytes);
+  if (auto st = mldsa::sk_check(*lv, sk, impl->pk); !st) return st.error();
+  impl->sk = SecretBytes(sk);
+  return std::unique_ptr<SignerImpl>(std::move(impl));
+}
+
+Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, byte_span pub) {
+  auto lv = level_of(s);
+  if (!lv) return lv.error();
+  const std::size_t want = mldsa::params(*lv).pk_bytes;
+  if (pub.size() != want)
+    return Error{Errc::invalid_length, std::string(s.id) + ": public key must be " + std::to_string(want) +
+                                           " bytes, got " + std::to_string(pub.size())};
+  auto impl = std::make_unique<MldsaVerifier>();
+  impl->lv = *lv;
+  impl->pk.assign(pub.begin(), pub.end());
+  return std::unique_ptr<VerifierImpl>(std::move(impl));
+}
+
+constexpr Backend kBackend{&generate_private, &signer_from_private, &signer_from_expanded, &verifier_from_public,
+                           nullptr, nullptr};
+}  // namespace
+
+const Backend* mldsa_backend() noexcept { return &kBackend; }
+
 }  // namespace pqsig::detail

@@ -1,6 +1,153 @@
-// Placeholder: this family's suite backend is not wired yet (its suites report "unsupported").
+// Suite backend for the KEM rows of the registry: ml-kem-512/768/1024 (FIPS 203) and the hybrid
+// KEMs x-wing, x25519-ml-kem-768 and ml-kem-768+x25519-hkdf (include/pqsig/kem.hpp).
+//
+// Private keys: ML-KEM takes the 64-byte seed d ‖ z (canonical) or the expanded FIPS 203 dk
+// (hash-checked, §7.3); private_key() returns whichever form the key was created from.
+// The hybrids take their seed (layouts in include/pqsig/kem.hpp and docs/settlement-kem.md).
+// encaps_derand(eseed): ML-KEM eseed = m (32 bytes); hybrids eseed = m ‖ ek_X (64 bytes).
+#include <optional>
+#include <string>
+
+#include "pqsig/kem.hpp"
+#include "pqsig/mlkem.hpp"
 #include "suites/backend.hpp"
 
 namespace pqsig::detail {
-const Backend* mlkem_backend() noexcept { return nullptr; }
+
+namespace {
+
+std::optional<mlkem::ParameterSet> mlkem_set(const SuiteInfo& s) {
+  if (s.id == "ml-kem-512") return mlkem::ParameterSet::ml_kem_512;
+  if (s.id == "ml-kem-768") return mlkem::ParameterSet::ml_kem_768;
+  if (s.id == "ml-kem-1024") return mlkem::ParameterSet::ml_kem_1024;
+  return std::nullopt;
+}
+std::optional<kem::Hybrid> hybrid_kind(const SuiteInfo& s) {
+  if (s.id == "x-wing") return kem::Hybrid::x_wing;
+  if (s.id == "x25519-ml-kem-768") return kem::Hybrid::x25519_mlkem768;
+  if (s.id == "ml-kem-768+x25519-hkdf") return kem::Hybrid::mlkem768_x25519_hkdf;
+  return std::nullopt;
+}
+Error not_ours(const SuiteInfo& s) {
+  return Error{Errc::unsupported, std::string(s.id) + ": not an ML-KEM or hybrid KEM suite"};
+}
+
+Result<Encapsulation> to_encapsulation(Result<mlkem::Encapsulated> r) {
+  if (!r) return r.error();
+  return Encapsulation{std::move(r->c), std::move(r->k)};
+}
+
+// ---------------------------------------------------------------- ML-KEM
+struct MlKemDecaps final : KemDecapsImpl {
+  mlkem::ParameterSet ps{};
+  bytes ek;
+  SecretBytes dk;    // expanded, hash-checked
+  SecretBytes priv;  // the form the key was imported from (seed or expanded dk)
+  byte_span public_key() const noexcept override { return ek; }
+  byte_span private_key() const noexcept override { return priv.span(); }
+  Result<SecretBytes> decaps(byte_span ct) const override { return mlkem::decaps_checked_key(ps, dk.span(), ct); }
+};
+
+struct MlKemEncaps final : KemEncapsImpl {
+  mlkem::ParameterSet ps{};
+  bytes ek;
+  byte_span public_key() const noexcept override { return ek; }
+  Result<Encapsulation> encaps() const override { return to_encapsulation(mlkem::encaps(ps, ek)); }
+  Result<Encapsulation> encaps_derand(byte_span m) const override {
+    return to_encapsulation(mlkem::encaps_internal(ps, ek, m));
+  }
+};
+
+// ---------------------------------------------------------------- hybrids
+struct HybridDecaps final : KemDecapsImpl {
+  explicit HybridDecaps(kem::HybridPrivateKey k) : key(std::move(k)) {}
+  kem::HybridPrivateKey key;
+  byte_span public_key() const noexcept override { return key.public_key(); }
+  byte_span private_key() const noexcept override { return key.seed(); }
+  Result<SecretBytes> decaps(byte_span ct) const override { return key.decaps(ct); }
+};
+
+struct HybridEncaps final : KemEncapsImpl {
+  kem::Hybrid kind{};
+  bytes pk;
+  byte_span public_key() const noexcept override { return pk; }
+  Result<Encapsulation> encaps() const override { return to_encapsulation(kem::encaps(kind, pk)); }
+  Result<Encapsulation> encaps_derand(byte_span eseed) const override {
+    return to_encapsulation(kem::encaps_derand(kind, pk, eseed));
+  }
+};
+
+// ---------------------------------------------------------------- entry points
+Result<SecretBytes> generate_private(const SuiteInfo& s) {
+  std::size_t n = 0;
+  if (mlkem_set(s)) n = mlkem::kSeedSize;
+  else if (auto h = hybrid_kind(s)) n = kem::sizes(*h).seed;
+  else return not_ours(s);
+  SecretBytes seed(n);
+  if (!random_bytes(seed.mut_span())) return Error{Errc::rng_failure, std::string(s.id) + ": OS random source failed"};
+  return seed;
+}
+
+Result<std::unique_ptr<KemDecapsImpl>> kem_from_private(const SuiteInfo& s, byte_span priv) {
+  if (auto ps = mlkem_set(s)) {
+    auto impl = std::make_unique<MlKemDecaps>();
+    impl->ps = *ps;
+    const auto& P = mlkem::params(*ps);
+    if (priv.size() == mlkem::kSeedSize) {
+      auto kp = mlkem::keygen_from_seed(*ps, priv);
+      if (!kp) return kp.error();
+      impl->ek = std::move(kp->ek);
+      impl->dk = std::move(kp->dk);
+    } else if (priv.size() == P.dk_size) {
+      if (auto st = mlkem::check_decaps_key(*ps, priv); !st) return st.error();
+      impl->dk = SecretBytes(priv);
+      const std::size_t off = 384 * static_cast<std::size_t>(P.k);
+      impl->ek.assign(priv.begin() + off, priv.begin() + off + P.ek_size);
+    } else {
+      return Error{Errc::invalid_length, std::string(s.id) + ": private key must be the 64-byte seed or the " +
+                                             std::to_string(P.dk_size) + "-byte expanded key, got " +
+                                             std::to_string(priv.size())};
+    }
+    impl->priv = SecretBytes(priv);
+    return std::unique_ptr<KemDecapsImpl>(std::move(impl));
+  }
+  if (auto h = hybrid_kind(s)) {
+    auto k = kem::HybridPrivateKey::from_seed(*h, priv);
+    if (!k) return k.error();
+    return std::unique_ptr<KemDecapsImpl>(std::make_unique<HybridDecaps>(std::move(k.value())));
+  }
+  return not_ours(s);
+}
+
+Result<std::unique_ptr<KemEncapsImpl>> kem_from_public(const SuiteInfo& s, byte_span pub) {
+  if (auto ps = mlkem_set(s)) {
+    if (auto st = mlkem::check_encaps_key(*ps, pub); !st) return st.error();
+    auto impl = std::make_unique<MlKemEncaps>();
+    impl->ps = *ps;
+    impl->ek.assign(pub.begin(), pub.end());
+    return std::unique_ptr<KemEncapsImpl>(std::move(impl));
+  }
+  if (auto h = hybrid_kind(s)) {
+    if (auto st = kem::check_public_key(*h, pub); !st) return st.error();
+    auto impl = std::make_unique<HybridEncaps>();
+    impl->kind = *h;
+    impl->pk.assign(pub.begin(), pub.end());
+    return std::unique_ptr<KemEncapsImpl>(std::move(impl));
+  }
+  return not_ours(s);
+}
+
+}  // namespace
+
+const Backend* mlkem_backend() noexcept {
+  static const Backend b = [] {
+    Backend x;
+    x.generate_private = &generate_private;
+    x.kem_from_private = &kem_from_private;
+    x.kem_from_public = &kem_from_public;
+    return x;
+  }();
+  return &b;
+}
+
 }  // namespace pqsig::detail

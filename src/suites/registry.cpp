@@ -37,13 +37,14 @@ constexpr SuiteInfo kSuites[] = {
   {"rsa-v1_5-sha256", 1, C::signature, "classical", "RFC 8017", "RS256", "rsa-v1_5-sha256", true, 0, 0, 0, 512, 0, true},
   {"hmac-sha256", 1, C::mac, "classical", "RFC 2104", "HS256", "hmac-sha256", true, 0, 32, 32, 32, 0, false},
 
-  // Composite ML-DSA (draft-ietf-lamps-pq-composite-sigs): pk = ML-DSA pk || trad pk,
-  // sk = ML-DSA seed || trad sk, sig = ML-DSA sig || trad sig.
-  {"ml-dsa-44+ed25519", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs", "ML-DSA-44-Ed25519", "", false, 1344, 64, 64, 2484, 0, false},
-  {"ml-dsa-65+ed25519", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs", "ML-DSA-65-Ed25519", "", false, 1984, 64, 64, 3373, 0, false},
-  {"ml-dsa-44+ecdsa-p256", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs", "ML-DSA-44-ES256", "", false, 1377, 0, 0, 2492, 0, true},
-  {"ml-dsa-65+ecdsa-p256", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs", "ML-DSA-65-ES256", "", false, 2017, 0, 0, 3381, 0, true},
-  {"ml-dsa-87+ed448", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs", "ML-DSA-87-Ed448", "", false, 2649, 89, 89, 4741, 0, false},
+  // Composite ML-DSA (draft-ietf-lamps-pq-composite-sigs-19): pk = ML-DSA pk || trad pk,
+  // sk = ML-DSA seed || trad sk (ECDSA: 51-byte RFC 5915 ECPrivateKey), sig = ML-DSA sig || trad sig
+  // (ECDSA: DER, at most 72 bytes).
+  {"ml-dsa-44+ed25519", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-44-Ed25519", "", false, 1344, 64, 64, 2484, 0, false},
+  {"ml-dsa-65+ed25519", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-65-Ed25519", "", false, 1984, 64, 64, 3373, 0, false},
+  {"ml-dsa-44+ecdsa-p256", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-44-ES256", "", false, 1377, 83, 83, 2492, 0, true},
+  {"ml-dsa-65+ecdsa-p256", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-65-ES256", "", false, 2017, 83, 83, 3381, 0, true},
+  {"ml-dsa-87+ed448", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-87-Ed448", "", false, 2649, 89, 89, 4741, 0, false},
 
   {"ml-kem-512", 1, C::kem, "ml-kem", "FIPS 203", "ML-KEM-512", "", false, 800, 64, 1632, 768, 32, false},
   {"ml-kem-768", 1, C::kem, "ml-kem", "FIPS 203", "ML-KEM-768", "", false, 1184, 64, 2400, 1088, 32, false},

@@ -1,0 +1,314 @@
+// pqsig — HTTP Message Signatures (RFC 9421): a small HTTP/1.1 message model, signature base
+// construction, signing and verifying any number of labels, Content-Digest (RFC 9530),
+// Accept-Signature, and a verification policy (windows, skew, nonces, required labels/algs).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pqsig/common.hpp"
+#include "pqsig/sf.hpp"
+#include "pqsig/suite.hpp"
+
+namespace pqsig::httpsig {
+
+// ------------------------------------------------------------------ message model
+
+struct FieldLine {
+  std::string name;   ///< as received (case preserved)
+  std::string value;  ///< as received, without leading/trailing whitespace
+};
+
+/// An HTTP/1.1 request or response: start line, ordered header fields, trailers, body.
+struct Message {
+  bool is_request = true;
+  std::string method;          ///< request
+  std::string target;          ///< request-target as in the request line
+  int status = 0;              ///< response
+  std::string reason;          ///< response reason phrase
+  std::string version = "HTTP/1.1";
+  std::vector<FieldLine> headers;
+  std::vector<FieldLine> trailers;
+  std::string body;
+  std::string scheme = "https";  ///< used to derive @scheme / @target-uri for origin-form targets
+  bool crlf = true;              ///< line ending used when printing
+
+  /// Field lines of `name` (case-insensitive), in order.
+  std::vector<std::string> lines(std::string_view name, bool trailer = false) const;
+  bool has(std::string_view name, bool trailer = false) const;
+  /// Combined field value (lines joined by ", ") or nullopt when the field is absent.
+  std::optional<std::string> get(std::string_view name, bool trailer = false) const;
+  /// Replace all lines of `name` by one line.
+  void set(std::string_view name, std::string value);
+  void add(std::string_view name, std::string value);
+  void remove(std::string_view name);
+};
+
+/// Parses an HTTP/1.1 message (request or response). Line ends LF or CRLF; obs-fold refused;
+/// the body is everything after the blank line (chunked framing is not decoded).
+Result<Message> parse_message(std::string_view text);
+/// Prints the message in HTTP/1.1 form (CRLF or LF per `crlf`).
+std::string serialize_message(const Message& m);
+/// Total size in bytes of the start line and header section as sent (CRLF line ends, final
+/// empty line included) — what servers compare against their request-header limits.
+std::size_t header_section_size(const Message& m);
+
+// ------------------------------------------------------------------ reasons
+
+/// Every negative outcome has its own code (printed by `reason_name`).
+enum class Reason {
+  ok,
+  // skipped labels (never fail the whole message on their own)
+  unsupported_alg,        ///< alg (or the key's algorithm) not supported here
+  not_selected,           ///< filtered out by label / tag / keyid selection
+  // malformed input
+  malformed_signature_input,
+  malformed_signature,
+  missing_signature,      ///< label in Signature-Input without a Signature member
+  duplicate_component,    ///< a component identifier is repeated
+  invalid_component,      ///< bad component identifier or parameters
+  missing_component,      ///< a covered component is absent from the message
+  missing_request,        ///< ;req used but no request supplied
+  // key / algorithm
+  missing_keyid,
+  unknown_keyid,
+  alg_mismatch,           ///< alg parameter disagrees with the key
+  signature_mismatch,     ///< cryptographic verification failed (modified message or wrong key)
+  // time / replay
+  missing_created,
+  created_in_future,
+  expired,
+  too_old,                ///< created older than the policy's max age
+  invalid_window,         ///< expires before created, or window longer than allowed
+  missing_nonce,
+  nonce_replayed,
+  // policy / profile
+  wrong_tag,
+  required_component_not_covered,
+  alg_not_allowed,
+  content_digest_mismatch,
+  signature_agent_not_covered,
+  missing_signature_agent,
+  profile_violation,
+};
+std::string_view reason_name(Reason r) noexcept;
+
+// ------------------------------------------------------------------ algorithms
+
+/// RFC 9421 algorithm name → suite ("ed25519" → ed25519 ...; the three "ml-dsa-*" names are
+/// pqsig's unregistered ones). nullptr when the name is unknown.
+const SuiteInfo* suite_for_alg(std::string_view alg) noexcept;
+/// The RFC 9421 alg name used for a suite: SuiteInfo::http_alg, or the suite id for suites
+/// without one (never registered).
+std::string alg_name(const SuiteInfo& s);
+/// True for the six entries of the IANA HTTP Signature Algorithms registry.
+bool alg_registered(std::string_view alg) noexcept;
+
+// ------------------------------------------------------------------ signature base
+
+/// A component identifier: an sf String item (the name) with parameters (sf, key, bs, req, tr, name).
+using Component = sf::Item;
+Component component(std::string_view name);
+/// Parse `"@query-param";name="x"` or `content-digest` (bare names are accepted too).
+Result<Component> parse_component(std::string_view text);
+
+/// Signature parameters: covered components plus created/expires/nonce/alg/keyid/tag (and any
+/// other parameters, kept in order). The Inner List form is what Signature-Input carries.
+struct SignatureParams {
+  sf::InnerList list;
+
+  std::optional<std::int64_t> created() const;
+  std::optional<std::int64_t> expires() const;
+  std::optional<std::string> nonce() const;
+  std::optional<std::string> alg() const;
+  std::optional<std::string> keyid() const;
+  std::optional<std::string> tag() const;
+  const std::vector<Component>& components() const { return list.items; }
+  Result<std::string> serialize() const { return sf::serialize_inner_list(list); }
+};
+
+/// Error carrying a reason code (the message names the component or parameter).
+struct BaseError {
+  Reason reason = Reason::ok;
+  std::string detail;
+};
+
+/// RFC 9421 §2.5: the signature base for `params` over `msg`. `request` is the request a response
+/// answers (for ;req components). On failure `err` (if given) receives the reason.
+Result<std::string> signature_base(const Message& msg, const SignatureParams& params,
+                                   const Message* request = nullptr, BaseError* err = nullptr);
+
+/// The value of one component (RFC 9421 §2.1 / §2.2) as it appears after "name": in the base.
+Result<std::string> component_value(const Message& msg, const Component& c, const Message* request = nullptr,
+                                    BaseError* err = nullptr);
+
+// ------------------------------------------------------------------ Content-Digest (RFC 9530)
+
+enum class DigestAlg { sha256, sha512 };
+/// "sha-256=:…:" for the body.
+std::string content_digest(std::string_view body, DigestAlg alg = DigestAlg::sha256);
+/// Checks a Content-Digest field value against the body: every member with a known algorithm
+/// (sha-256, sha-512) must match and at least one must be present.
+Status verify_content_digest(std::string_view field_value, std::string_view body);
+
+// ------------------------------------------------------------------ signing
+
+struct SignSpec {
+  std::string label;
+  const SigningKey* key = nullptr;     ///< signature or MAC key
+  std::vector<Component> components;
+  std::optional<std::int64_t> created;  ///< set by the caller (no implicit clock)
+  std::optional<std::int64_t> expires;
+  std::optional<std::string> nonce;
+  std::optional<std::string> keyid;
+  std::optional<std::string> tag;
+  bool include_alg = true;              ///< add alg="…" (recommended when the key is shared)
+  sf::Parameters extra;                 ///< any further signature parameters
+};
+
+/// Build the SignatureParams for a spec (order: created, keyid, alg, expires, nonce, tag, extra).
+SignatureParams make_params(const SignSpec& spec);
+
+/// Signs `msg` once per spec and appends the labels to Signature-Input / Signature (existing
+/// labels are kept; reusing one is an error). Returns the signature bases (one per spec).
+Result<std::vector<std::string>> sign_message(Message& msg, const std::vector<SignSpec>& specs,
+                                              const Message* request = nullptr);
+
+// ------------------------------------------------------------------ verification
+
+/// Resolves a keyid to a key. Implementations: KeyStore (in memory) below.
+struct ResolvedKey {
+  const SuiteInfo* suite = nullptr;
+  const VerifyingKey* verifying = nullptr;  ///< signature suites
+  const SigningKey* mac = nullptr;          ///< MAC suites (shared secret)
+};
+class KeyResolver {
+ public:
+  virtual ~KeyResolver() = default;
+  virtual std::optional<ResolvedKey> resolve(std::string_view keyid) const = 0;
+};
+
+class KeyStore : public KeyResolver {
+ public:
+  void add(std::string keyid, VerifyingKey key);
+  void add_mac(std::string keyid, SigningKey key);
+  std::optional<ResolvedKey> resolve(std::string_view keyid) const override;
+  std::size_t size() const { return keys_.size(); }
+  std::vector<std::string> keyids() const;
+
+ private:
+  struct Entry {
+    std::unique_ptr<VerifyingKey> vk;
+    std::unique_ptr<SigningKey> mac;
+  };
+  std::map<std::string, Entry, std::less<>> keys_;
+};
+
+/// Nonce replay detection, pluggable. `check_and_store` returns false when (keyid, nonce) was
+/// already seen and has not expired yet; otherwise remembers it until `forget_after`.
+class NonceStore {
+ public:
+  virtual ~NonceStore() = default;
+  virtual bool check_and_store(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
+                               std::int64_t now) = 0;
+};
+
+/// In-memory nonce store with expiry (thread-safe).
+class InMemoryNonceStore : public NonceStore {
+ public:
+  bool check_and_store(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
+                       std::int64_t now) override;
+  std::size_t size() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, std::int64_t> seen_;
+};
+
+struct VerifyPolicy {
+  std::int64_t now = 0;                       ///< UNIX time used for every time check
+  std::int64_t clock_skew = 60;               ///< seconds of tolerance for created / expires
+  std::optional<std::int64_t> max_age;        ///< reject created older than now - max_age
+  bool require_created = true;
+  bool require_expires = false;
+  bool require_nonce = false;
+  std::optional<std::int64_t> max_window;     ///< expires - created must not exceed this
+  std::vector<std::string> required_components;  ///< serialized ids, e.g. "@authority", "\"content-digest\""
+  std::vector<std::string> required_labels;   ///< these labels must be present and valid
+  std::vector<std::string> required_algs;     ///< at least one valid label per listed alg
+  std::vector<std::string> allowed_algs;      ///< if non-empty, any other alg is "alg_not_allowed"
+  std::optional<std::string> tag;             ///< expected tag (labels with another tag: wrong_tag)
+  // selection: labels not matching are reported "not_selected" (skipped)
+  std::vector<std::string> select_labels;
+  std::optional<std::string> select_tag;
+  std::optional<std::string> select_keyid;
+  bool check_content_digest = true;  ///< when content-digest is covered, it must match the body
+  bool fail_on_invalid = true;       ///< an invalid (not skipped) label fails the policy
+  std::size_t min_valid = 1;         ///< at least this many labels must verify
+  NonceStore* nonces = nullptr;      ///< replay detection (nonce required if set and require_nonce)
+};
+
+enum class Outcome { valid, invalid, skipped };
+std::string_view outcome_name(Outcome o) noexcept;
+
+struct Verdict {
+  std::string label;
+  Outcome outcome = Outcome::invalid;
+  Reason reason = Reason::ok;
+  std::string detail;
+  std::string alg;             ///< alg used (parameter or key's)
+  bool alg_registered = false;  ///< in the IANA registry (false: pqsig's unregistered ml-dsa-*)
+  std::string keyid;
+  std::string tag;
+  std::optional<std::int64_t> created, expires;
+  std::string signature_base;  ///< the base that was checked (empty if not built)
+};
+
+struct VerifyReport {
+  std::vector<Verdict> verdicts;
+  bool policy_satisfied = false;
+  std::string policy_detail;
+  /// JSON: {"policy_satisfied":..,"policy":"..","labels":[{label,outcome,reason,...}]}
+  std::string to_json() const;
+};
+
+/// Extra per-label checks (e.g. a profile). Return Reason::ok to accept.
+using LabelCheck = Reason (*)(const Message& msg, const std::string& label, const SignatureParams& p,
+                              std::string& detail, const void* ctx);
+
+/// Verifies every label of the message and applies the policy. Never fails as a whole because
+/// of a label it cannot process: such labels are "skipped".
+VerifyReport verify_message(const Message& msg, const KeyResolver& keys, const VerifyPolicy& policy,
+                            const Message* request = nullptr, LabelCheck extra = nullptr,
+                            const void* extra_ctx = nullptr);
+
+/// Signature-Input / Signature of a message parsed into label → params / signature bytes.
+struct SignatureFields {
+  sf::Dictionary input;
+  sf::Dictionary signature;
+};
+Result<SignatureFields> parse_signature_fields(const Message& msg);
+
+// ------------------------------------------------------------------ Accept-Signature (§5)
+
+/// One requested signature: label, covered components and requested parameters.
+struct SignatureRequest {
+  std::string label;
+  SignatureParams params;  ///< components + keyid/alg/tag/nonce/created/expires as requested
+};
+/// Serialize requests into an Accept-Signature field value.
+Result<std::string> accept_signature(const std::vector<SignatureRequest>& reqs);
+/// Parse the Accept-Signature field of a message (errors: malformed).
+Result<std::vector<SignatureRequest>> parse_accept_signature(const Message& msg);
+/// Turns a request into a SignSpec honouring it with `key` (created / expires set from `now`
+/// and `expires_in` when requested; requested keyid / alg must match the key).
+Result<SignSpec> honour_signature_request(const SignatureRequest& req, const SigningKey& key,
+                                          std::string keyid, std::int64_t now, std::int64_t expires_in = 300);
+
+}  // namespace pqsig::httpsig

@@ -1,0 +1,137 @@
+// pqsig — the Web Bot Auth profile of RFC 9421 (draft-meunier-webbotauth-httpsig-protocol):
+// a signer with several labels (sig1 Ed25519 first, sig2 ML-DSA-44 second by default), graceful
+// degradation, a header budget, a profile verifier, and the signed key directory
+// (draft-meunier-http-message-signatures-directory).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pqsig/httpsig.hpp"
+
+namespace pqsig::webbotauth {
+
+inline constexpr std::string_view kTag = "web-bot-auth";
+inline constexpr std::string_view kDirectoryTag = "http-message-signatures-directory";
+inline constexpr std::string_view kDirectoryPath = "/.well-known/http-message-signatures-directory";
+inline constexpr std::string_view kDirectoryMediaType = "application/http-message-signatures-directory+json";
+inline constexpr std::int64_t kDefaultExpiresIn = 3600;  ///< created + 1 h
+inline constexpr std::int64_t kMaxExpiresIn = 86400;     ///< 24 h at most
+inline constexpr std::size_t kDefaultHeaderBudget = 6 * 1024;  ///< warn above (total request header bytes)
+inline constexpr std::size_t kDefaultHeaderCap = 8 * 1024;     ///< refuse above (most servers cap at ~8 KiB)
+
+/// One label of the signer.
+struct LabelKey {
+  std::string label;                 ///< "sig1", "sig2"
+  const SigningKey* key = nullptr;   ///< nullptr = key missing (the label degrades away unless it is the first)
+  std::string keyid;                 ///< the key's JWK thumbprint (RFC 7638)
+  std::string agent;                 ///< Signature-Agent member for this label ("https://…"); empty = none
+};
+
+struct SignerOptions {
+  std::int64_t created = 0;                       ///< UNIX time (the caller's clock)
+  std::int64_t expires_in = kDefaultExpiresIn;    ///< 1 .. kMaxExpiresIn seconds
+  bool nonce = true;                              ///< random 64-byte nonce per label
+  std::vector<httpsig::Component> components = {httpsig::component("@authority")};
+  bool cover_signature_agent = true;              ///< add "signature-agent";key="<label>" when the label has an agent
+  std::size_t header_budget = kDefaultHeaderBudget;
+  std::size_t header_cap = kDefaultHeaderCap;
+};
+
+struct SignResult {
+  std::vector<std::string> signed_labels;
+  std::vector<std::string> dropped_labels;  ///< degraded away (their reason is in warnings)
+  std::vector<std::string> warnings;
+  std::size_t header_bytes = 0;             ///< total request header section after signing
+  std::vector<std::string> bases;           ///< signature base per signed label
+};
+
+/// A label as the header budget sees it (no key needed: sizes come from the suite registry).
+struct BudgetLabel {
+  std::string label;
+  const SuiteInfo* suite = nullptr;
+  std::string keyid;
+  std::string agent;
+};
+/// Estimated total request header bytes once `labels` are signed into `request`. Errc::policy
+/// (with the reason: which label, how many bytes, why servers refuse it) above `opt.header_cap`;
+/// a warning is appended above `opt.header_budget`.
+Result<std::size_t> check_header_budget(const httpsig::Message& request, const std::vector<BudgetLabel>& labels,
+                                        const SignerOptions& opt, std::vector<std::string>* warnings = nullptr);
+
+/// Degradation messages go through this sink, once per process per distinct failure kind
+/// (default: stderr). Replace it before signing (not thread-safe to swap concurrently).
+void set_log_sink(std::function<void(std::string_view)> sink);
+/// Test hook: forget which failures were already logged.
+void reset_log_once();
+
+/// Signs requests per the Web Bot Auth profile. The first label is mandatory; a later label whose
+/// key is missing or whose signing fails is dropped (request still signed by the others) and
+/// the failure is logged once per process. The header cap is checked before any signing work.
+class Signer {
+ public:
+  Signer(std::vector<LabelKey> labels, SignerOptions opt);
+  Result<SignResult> sign(httpsig::Message& request) const;
+
+ private:
+  std::vector<LabelKey> labels_;
+  SignerOptions opt_;
+};
+
+struct VerifierOptions {
+  std::int64_t now = 0;
+  std::int64_t clock_skew = 60;
+  httpsig::NonceStore* nonces = nullptr;
+  bool require_nonce = false;
+  std::vector<std::string> required_labels;
+  std::vector<std::string> allowed_algs;  ///< empty = every supported alg
+  std::size_t min_valid = 1;
+  /// Longest accepted expires - created. Unset by default: the drafts' own test vectors carry
+  /// a 100-year window; our signer never exceeds kMaxExpiresIn.
+  std::optional<std::int64_t> max_window;
+};
+
+/// Profile check of one label (tag, created/expires, @authority and the label's Signature-Agent
+/// member covered). Usable as an httpsig::LabelCheck.
+httpsig::Reason check_profile(const httpsig::Message& msg, const std::string& label, const httpsig::SignatureParams& p,
+                              std::string& detail, const void* ctx);
+
+/// Verifies every label of a Web Bot Auth request and applies the profile + policy.
+httpsig::VerifyReport verify_request(const httpsig::Message& request, const httpsig::KeyResolver& keys,
+                                     const VerifierOptions& opt);
+
+// ------------------------------------------------------------------ key directory
+
+/// Builds the JWKS served at kDirectoryPath from public (or private: only the public part is
+/// kept) JWKs; every key gets kid = RFC 7638 thumbprint and "use":"sig".
+Result<std::string> build_directory(const std::vector<std::string>& jwks_or_jwks);
+
+/// Key for signing the directory response.
+struct DirectoryKey {
+  const SigningKey* key = nullptr;
+  std::string keyid;  ///< thumbprint
+};
+struct DirectorySignOptions {
+  std::string authority;                 ///< host serving the directory (covered as "@authority";req)
+  std::int64_t created = 0;
+  std::int64_t expires_in = kMaxExpiresIn;
+  std::optional<std::int64_t> max_age;   ///< Cache-Control max-age (default: expires_in)
+};
+/// The directory request a client sends (GET kDirectoryPath, Host, Accept).
+httpsig::Message directory_request(std::string_view authority);
+/// Signs the directory response: one signature per key, tag "http-message-signatures-directory",
+/// covering ("@authority";req "content-digest"); Content-Digest is sha-256 of the body.
+Result<httpsig::Message> sign_directory(std::string_view jwks_body, const std::vector<DirectoryKey>& keys,
+                                        const DirectorySignOptions& opt);
+/// Verifies a signed directory response with the keys it publishes (kid = keyid).
+httpsig::VerifyReport verify_directory(const httpsig::Message& response, std::string_view authority, std::int64_t now,
+                                       std::int64_t clock_skew = 60);
+
+/// Loads a JWKS (or a single JWK) into a KeyStore: every key under its "kid" and its thumbprint.
+Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view json);
+
+}  // namespace pqsig::webbotauth

@@ -1,0 +1,57 @@
+// Internal to src/classical and src/suites: OpenSSL/libsodium plumbing shared by the classical
+// suite backend, the composite backend and the key import/export helpers.
+#pragma once
+
+#include <openssl/evp.h>
+
+#include <memory>
+#include <string_view>
+
+#include "pqsig/classical.hpp"
+#include "pqsig/common.hpp"
+#include "pqsig/suite.hpp"
+#include "suites/backend.hpp"
+
+namespace pqsig::classical::internal {
+
+/// The classical algorithms of the registry.
+enum class Kind { ed25519, ed448, ecdsa_p256, ecdsa_p384, rsa_pss_sha512, rsa_v15_sha256, hmac_sha256 };
+
+/// Kind of a classical suite (by registry id); Errc::unknown_suite for anything else.
+Result<Kind> kind_of(const SuiteInfo& s);
+/// The registry row of a kind (version 1).
+const SuiteInfo& suite_of(Kind k);
+inline bool is_ecdsa(Kind k) { return k == Kind::ecdsa_p256 || k == Kind::ecdsa_p384; }
+inline bool is_rsa(Kind k) { return k == Kind::rsa_pss_sha512 || k == Kind::rsa_v15_sha256; }
+/// ECDSA scalar / coordinate length (32 or 48).
+inline std::size_t ec_len(Kind k) { return k == Kind::ecdsa_p384 ? 48 : 32; }
+
+struct PkeyFree {
+  void operator()(EVP_PKEY* p) const noexcept { EVP_PKEY_free(p); }
+};
+using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
+
+/// An OpenSSL failure as a typed error (drains the OpenSSL error queue into the message).
+Error ossl_error(std::string_view what);
+
+/// EVP_PKEY from the suite's raw private / public form (validated).
+Result<Pkey> pkey_from_private(Kind k, byte_span priv);
+Result<Pkey> pkey_from_public(Kind k, byte_span pub);
+/// The suite's raw forms of an EVP_PKEY of the right type.
+Result<bytes> raw_public(Kind k, EVP_PKEY* p);
+Result<SecretBytes> raw_private(Kind k, EVP_PKEY* p);
+/// Which kind an EVP_PKEY can be (RSA needs the hint; RSA-PSS keys → rsa_pss_sha512).
+Result<Kind> kind_of_pkey(EVP_PKEY* p, std::string_view suite_hint);
+bool pkey_has_private(EVP_PKEY* p);
+
+/// Fresh canonical private key for a classical kind.
+Result<SecretBytes> generate_private(Kind k);
+
+/// Signer / verifier objects for the suite API (also used by the composite backend).
+Result<std::unique_ptr<pqsig::detail::SignerImpl>> make_signer(Kind k, byte_span priv, Ed25519Engine eng);
+Result<std::unique_ptr<pqsig::detail::VerifierImpl>> make_verifier(Kind k, byte_span pub, Ed25519Engine eng);
+
+/// One-time library initialisation (libsodium); idempotent, thread-safe.
+void ensure_init();
+
+}  // namespace pqsig::classical::internal

@@ -1,0 +1,443 @@
+// Classical key formats: JWK members (RFC 7518 §6, RFC 8037 §2), PEM/DER import (SPKI, PKCS#8,
+// PKCS#1, SEC1) and export (SPKI, PKCS#8), all converted to and from the registry's raw forms.
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/decoder.h>
+#include <openssl/err.h>
+#include <openssl/param_build.h>
+#include <openssl/x509.h>
+
+#include <string>
+
+#include "classical/internal.hpp"
+
+namespace pqsig::classical {
+
+namespace {
+using internal::Kind;
+using internal::Pkey;
+using internal::ossl_error;
+
+struct BnFree {
+  void operator()(BIGNUM* b) const noexcept { BN_clear_free(b); }
+};
+using Bn = std::unique_ptr<BIGNUM, BnFree>;
+struct BldFree {
+  void operator()(OSSL_PARAM_BLD* b) const noexcept { OSSL_PARAM_BLD_free(b); }
+};
+struct ParamFree {
+  void operator()(OSSL_PARAM* p) const noexcept { OSSL_PARAM_free(p); }
+};
+struct CtxFree {
+  void operator()(EVP_PKEY_CTX* c) const noexcept { EVP_PKEY_CTX_free(c); }
+};
+struct DecFree {
+  void operator()(OSSL_DECODER_CTX* c) const noexcept { OSSL_DECODER_CTX_free(c); }
+};
+
+Result<Kind> classical_kind(const SuiteInfo& s) {
+  auto k = internal::kind_of(s);
+  if (!k) return k.error();
+  return k;
+}
+
+// Minimal big-endian bytes of an RSA parameter.
+template <class Out>
+Result<Out> rsa_param(EVP_PKEY* p, const char* name) {
+  BIGNUM* b = nullptr;
+  if (EVP_PKEY_get_bn_param(p, name, &b) != 1) return ossl_error(std::string("RSA parameter ") + name);
+  Bn g(b);
+  Out out(static_cast<std::size_t>(BN_num_bytes(b)));
+  BN_bn2bin(b, out.data());
+  return out;
+}
+
+Status fill_rsa(JwkMembers& m, EVP_PKEY* p, bool priv) {
+  auto n = rsa_param<bytes>(p, OSSL_PKEY_PARAM_RSA_N);
+  auto e = rsa_param<bytes>(p, OSSL_PKEY_PARAM_RSA_E);
+  if (!n) return n.error();
+  if (!e) return e.error();
+  m.n = std::move(n.value());
+  m.e = std::move(e.value());
+  if (!priv) return {};
+  struct {
+    SecretBytes* dst;
+    const char* name;
+  } fields[] = {{&m.d, OSSL_PKEY_PARAM_RSA_D},         {&m.p, OSSL_PKEY_PARAM_RSA_FACTOR1},
+                {&m.q, OSSL_PKEY_PARAM_RSA_FACTOR2},   {&m.dp, OSSL_PKEY_PARAM_RSA_EXPONENT1},
+                {&m.dq, OSSL_PKEY_PARAM_RSA_EXPONENT2}, {&m.qi, OSSL_PKEY_PARAM_RSA_COEFFICIENT1}};
+  for (auto& f : fields) {
+    auto v = rsa_param<SecretBytes>(p, f.name);
+    if (!v) {
+      if (f.dst == &m.d) return v.error();
+      ERR_clear_error();
+      continue;
+    }
+    *f.dst = std::move(v.value());
+  }
+  return {};
+}
+
+Result<Pkey> rsa_from_members(const JwkMembers& m, bool priv) {
+  if (m.n.empty() || m.e.empty()) return Error{Errc::invalid_encoding, "RSA JWK needs n and e"};
+  std::unique_ptr<OSSL_PARAM_BLD, BldFree> bld(OSSL_PARAM_BLD_new());
+  if (!bld) return ossl_error("param builder");
+  std::vector<Bn> keep;
+  auto push = [&](const char* name, byte_span v) -> bool {
+    BIGNUM* b = BN_bin2bn(v.data(), static_cast<int>(v.size()), nullptr);
+    if (!b) return false;
+    keep.emplace_back(b);
+    return OSSL_PARAM_BLD_push_BN(bld.get(), name, b) == 1;
+  };
+  if (!push(OSSL_PKEY_PARAM_RSA_N, m.n) || !push(OSSL_PKEY_PARAM_RSA_E, m.e)) return ossl_error("RSA params");
+  if (priv) {
+    if (m.d.empty()) return Error{Errc::invalid_encoding, "RSA private JWK needs d"};
+    const bool any_crt = !m.p.empty() || !m.q.empty() || !m.dp.empty() || !m.dq.empty() || !m.qi.empty();
+    const bool all_crt = !m.p.empty() && !m.q.empty() && !m.dp.empty() && !m.dq.empty() && !m.qi.empty();
+    if (any_crt && !all_crt) return Error{Errc::invalid_encoding, "RSA JWK: p, q, dp, dq, qi must be given together"};
+    if (!push(OSSL_PKEY_PARAM_RSA_D, m.d.span())) return ossl_error("RSA params");
+    if (all_crt && (!push(OSSL_PKEY_PARAM_RSA_FACTOR1, m.p.span()) || !push(OSSL_PKEY_PARAM_RSA_FACTOR2, m.q.span()) ||
+                    !push(OSSL_PKEY_PARAM_RSA_EXPONENT1, m.dp.span()) ||
+                    !push(OSSL_PKEY_PARAM_RSA_EXPONENT2, m.dq.span()) ||
+                    !push(OSSL_PKEY_PARAM_RSA_COEFFICIENT1, m.qi.span())))
+      return ossl_error("RSA params");
+  }
+  std::unique_ptr<OSSL_PARAM, ParamFree> params(OSSL_PARAM_BLD_to_param(bld.get()));
+  std::unique_ptr<EVP_PKEY_CTX, CtxFree> ctx(EVP_PKEY_CTX_new_from_name(nullptr, "RSA", nullptr));
+  EVP_PKEY* out = nullptr;
+  if (!params || !ctx || EVP_PKEY_fromdata_init(ctx.get()) != 1 ||
+      EVP_PKEY_fromdata(ctx.get(), &out, priv ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY, params.get()) != 1)
+    return Error{Errc::invalid_encoding, "RSA JWK members do not form a key"};
+  Pkey pk(out);
+  if (priv) {
+    std::unique_ptr<EVP_PKEY_CTX, CtxFree> c(EVP_PKEY_CTX_new_from_pkey(nullptr, out, nullptr));
+    if (!c || EVP_PKEY_pairwise_check(c.get()) != 1) {
+      ERR_clear_error();
+      return Error{Errc::key_check_failed, "RSA JWK private members are inconsistent"};
+    }
+  }
+  return pk;
+}
+
+std::string pem_armor(std::string_view label, byte_span der) {
+  std::string b64 = base64_encode(der);
+  std::string out = "-----BEGIN " + std::string(label) + "-----\n";
+  for (std::size_t i = 0; i < b64.size(); i += 64) out += b64.substr(i, 64) + "\n";
+  out += "-----END " + std::string(label) + "-----\n";
+  secure_zero(b64.data(), b64.size());
+  return out;
+}
+
+Result<ImportedKey> import_pkey(Pkey key, std::string_view hint) {
+  auto k = internal::kind_of_pkey(key.get(), hint);
+  if (!k) return k.error();
+  ImportedKey out;
+  out.suite = &internal::suite_of(*k);
+  if (internal::pkey_has_private(key.get())) {
+    auto priv = internal::raw_private(*k, key.get());
+    if (!priv) return priv.error();
+    // Re-derive everything from the canonical private form (validates it, fills the public key).
+    auto signer = internal::make_signer(*k, priv->span(), Ed25519Engine::openssl);
+    if (!signer) return signer.error();
+    auto pub = (*signer)->public_key();
+    out.public_key.assign(pub.begin(), pub.end());
+    out.private_key = std::move(priv.value());
+    return out;
+  }
+  auto pub = internal::raw_public(*k, key.get());
+  if (!pub) return pub.error();
+  auto check = internal::make_verifier(*k, *pub, Ed25519Engine::openssl);  // validates
+  if (!check) return check.error();
+  out.public_key = std::move(pub.value());
+  return out;
+}
+
+Result<Pkey> decode(byte_span data, const char* input_type) {
+  for (int selection : {EVP_PKEY_KEYPAIR, EVP_PKEY_PUBLIC_KEY}) {
+    EVP_PKEY* pkey = nullptr;
+    std::unique_ptr<OSSL_DECODER_CTX, DecFree> dctx(
+        OSSL_DECODER_CTX_new_for_pkey(&pkey, input_type, nullptr, nullptr, selection, nullptr, nullptr));
+    if (!dctx) return ossl_error("decoder");
+    const unsigned char* p = data.data();
+    std::size_t len = data.size();
+    if (OSSL_DECODER_from_data(dctx.get(), &p, &len) == 1 && pkey) {
+      Pkey out(pkey);
+      if (std::string_view(input_type) == "DER" && len != 0)
+        return Error{Errc::invalid_encoding, "trailing bytes after the DER key"};
+      ERR_clear_error();
+      return out;
+    }
+    EVP_PKEY_free(pkey);
+    ERR_clear_error();
+  }
+  return Error{Errc::invalid_encoding, std::string("not a supported ") + input_type +
+                                           " key (SPKI, PKCS#8, PKCS#1 or SEC1; Ed25519, Ed448, P-256, P-384, RSA)"};
+}
+}  // namespace
+
+// ---------------------------------------------------------------- JWK members
+
+Result<JwkMembers> jwk_members_public(const SuiteInfo& suite, byte_span pub) {
+  auto k = classical_kind(suite);
+  if (!k) return k.error();
+  JwkMembers m;
+  switch (*k) {
+    case Kind::ed25519:
+    case Kind::ed448: {
+      auto key = internal::pkey_from_public(*k, pub);
+      if (!key) return key.error();
+      m.kty = "OKP";
+      m.crv = *k == Kind::ed25519 ? "Ed25519" : "Ed448";
+      m.x.assign(pub.begin(), pub.end());
+      return m;
+    }
+    case Kind::ecdsa_p256:
+    case Kind::ecdsa_p384: {
+      auto key = internal::pkey_from_public(*k, pub);
+      if (!key) return key.error();
+      const std::size_t n = internal::ec_len(*k);
+      m.kty = "EC";
+      m.crv = *k == Kind::ecdsa_p256 ? "P-256" : "P-384";
+      m.x.assign(pub.begin() + 1, pub.begin() + 1 + static_cast<std::ptrdiff_t>(n));
+      m.y.assign(pub.begin() + 1 + static_cast<std::ptrdiff_t>(n), pub.end());
+      return m;
+    }
+    case Kind::rsa_pss_sha512:
+    case Kind::rsa_v15_sha256: {
+      auto key = internal::pkey_from_public(*k, pub);
+      if (!key) return key.error();
+      m.kty = "RSA";
+      auto st = fill_rsa(m, key->get(), false);
+      if (!st) return st.error();
+      return m;
+    }
+    case Kind::hmac_sha256:
+      return Error{Errc::unsupported, "hmac-sha256 has no public key (oct JWKs are private)"};
+  }
+  return Error{Errc::internal, "unreachable"};
+}
+
+Result<JwkMembers> jwk_members_private(const SuiteInfo& suite, byte_span priv) {
+  auto k = classical_kind(suite);
+  if (!k) return k.error();
+  if (*k == Kind::hmac_sha256) {
+    if (priv.size() < 16 || priv.size() > 1024) return Error{Errc::invalid_length, "HMAC-SHA256 key must be 16..1024 bytes"};
+    JwkMembers m;
+    m.kty = "oct";
+    m.k = SecretBytes(priv);
+    return m;
+  }
+  auto signer = internal::make_signer(*k, priv, Ed25519Engine::openssl);
+  if (!signer) return signer.error();
+  auto m = jwk_members_public(suite, (*signer)->public_key());
+  if (!m) return m.error();
+  switch (*k) {
+    case Kind::ed25519:
+    case Kind::ed448:
+    case Kind::ecdsa_p256:
+    case Kind::ecdsa_p384:
+      m->d = SecretBytes(priv);
+      return m;
+    case Kind::rsa_pss_sha512:
+    case Kind::rsa_v15_sha256: {
+      auto key = internal::pkey_from_private(*k, (*signer)->private_key());
+      if (!key) return key.error();
+      auto st = fill_rsa(*m, key->get(), true);
+      if (!st) return st.error();
+      return m;
+    }
+    case Kind::hmac_sha256:
+      break;
+  }
+  return Error{Errc::internal, "unreachable"};
+}
+
+Result<bytes> public_from_jwk_members(const SuiteInfo& suite, const JwkMembers& m) {
+  auto k = classical_kind(suite);
+  if (!k) return k.error();
+  switch (*k) {
+    case Kind::ed25519:
+    case Kind::ed448: {
+      if (m.kty != "OKP" || m.crv != (*k == Kind::ed25519 ? "Ed25519" : "Ed448"))
+        return Error{Errc::invalid_argument, "JWK kty/crv do not match " + std::string(suite.id)};
+      auto key = internal::pkey_from_public(*k, m.x);
+      if (!key) return key.error();
+      return m.x;
+    }
+    case Kind::ecdsa_p256:
+    case Kind::ecdsa_p384: {
+      const std::size_t n = internal::ec_len(*k);
+      if (m.kty != "EC" || m.crv != (*k == Kind::ecdsa_p256 ? "P-256" : "P-384"))
+        return Error{Errc::invalid_argument, "JWK kty/crv do not match " + std::string(suite.id)};
+      if (m.x.size() != n || m.y.size() != n)
+        return Error{Errc::invalid_length, "EC JWK x and y must be " + std::to_string(n) + " bytes (RFC 7518 §6.2.1)"};
+      bytes pub{0x04};
+      pub.insert(pub.end(), m.x.begin(), m.x.end());
+      pub.insert(pub.end(), m.y.begin(), m.y.end());
+      auto key = internal::pkey_from_public(*k, pub);
+      if (!key) return key.error();
+      return pub;
+    }
+    case Kind::rsa_pss_sha512:
+    case Kind::rsa_v15_sha256: {
+      if (m.kty != "RSA") return Error{Errc::invalid_argument, "JWK kty does not match " + std::string(suite.id)};
+      auto key = rsa_from_members(m, false);
+      if (!key) return key.error();
+      auto pub = internal::raw_public(*k, key->get());
+      if (!pub) return pub.error();
+      auto check = internal::pkey_from_public(*k, *pub);  // size limits
+      if (!check) return check.error();
+      return pub;
+    }
+    case Kind::hmac_sha256:
+      return Error{Errc::unsupported, "hmac-sha256 has no public key"};
+  }
+  return Error{Errc::internal, "unreachable"};
+}
+
+Result<SecretBytes> private_from_jwk_members(const SuiteInfo& suite, const JwkMembers& m) {
+  auto k = classical_kind(suite);
+  if (!k) return k.error();
+  SecretBytes priv;
+  if (*k == Kind::hmac_sha256) {
+    if (m.kty != "oct") return Error{Errc::invalid_argument, "JWK kty does not match hmac-sha256"};
+    if (m.k.size() < 16 || m.k.size() > 1024) return Error{Errc::invalid_length, "HMAC-SHA256 key must be 16..1024 bytes"};
+    return m.k.clone();
+  }
+  if (internal::is_rsa(*k)) {
+    if (m.kty != "RSA") return Error{Errc::invalid_argument, "JWK kty does not match " + std::string(suite.id)};
+    auto key = rsa_from_members(m, true);
+    if (!key) return key.error();
+    auto p = internal::raw_private(*k, key->get());
+    if (!p) return p.error();
+    priv = std::move(p.value());
+  } else {
+    priv = m.d.clone();
+  }
+  auto signer = internal::make_signer(*k, priv.span(), Ed25519Engine::openssl);
+  if (!signer) return signer.error();
+  // Public members, when present, must belong to this private key.
+  const bool has_pub = !m.x.empty() || !m.n.empty();
+  if (has_pub) {
+    auto pub = public_from_jwk_members(suite, m);
+    if (!pub) return pub.error();
+    auto mine = (*signer)->public_key();
+    if (pub->size() != mine.size() || !ct_equal(*pub, mine))
+      return Error{Errc::key_check_failed, "JWK public members do not match the private key"};
+  } else if (!internal::is_rsa(*k)) {
+    // fine: public key derived from d
+  }
+  return priv;
+}
+
+Result<const SuiteInfo*> suite_for_jwk(std::string_view kty, std::string_view crv, std::string_view alg) {
+  auto pick = [&](Kind k) -> Result<const SuiteInfo*> {
+    const SuiteInfo& s = internal::suite_of(k);
+    if (!alg.empty() && alg != s.jose_alg)
+      return Error{Errc::invalid_argument, "JWK alg '" + std::string(alg) + "' does not fit kty " + std::string(kty)};
+    return &s;
+  };
+  if (kty == "OKP") {
+    if (crv == "Ed25519") return pick(Kind::ed25519);
+    if (crv == "Ed448") {
+      // RFC 8037 uses "EdDSA" for both curves; the registry's jose_alg for ed448 is "Ed448".
+      if (alg == "EdDSA") return &internal::suite_of(Kind::ed448);
+      return pick(Kind::ed448);
+    }
+    return Error{Errc::unsupported, "OKP curve '" + std::string(crv) + "' is not a signature curve here"};
+  }
+  if (kty == "EC") {
+    if (crv == "P-256") return pick(Kind::ecdsa_p256);
+    if (crv == "P-384") return pick(Kind::ecdsa_p384);
+    return Error{Errc::unsupported, "EC curve '" + std::string(crv) + "' is not supported"};
+  }
+  if (kty == "RSA") {
+    if (alg == "PS512") return &internal::suite_of(Kind::rsa_pss_sha512);
+    if (alg == "RS256") return &internal::suite_of(Kind::rsa_v15_sha256);
+    if (alg.empty()) return Error{Errc::invalid_argument, "RSA JWK without alg: give the suite"};
+    return Error{Errc::unsupported, "RSA JWK alg '" + std::string(alg) + "' is not supported (PS512, RS256)"};
+  }
+  if (kty == "oct") {
+    if (alg == "HS256") return &internal::suite_of(Kind::hmac_sha256);
+    if (alg.empty()) return Error{Errc::invalid_argument, "oct JWK without alg: give the suite"};
+    return Error{Errc::unsupported, "oct JWK alg '" + std::string(alg) + "' is not supported (HS256)"};
+  }
+  return Error{Errc::unsupported, "JWK kty '" + std::string(kty) + "' is not a classical key type"};
+}
+
+// ---------------------------------------------------------------- PEM / DER
+
+Result<ImportedKey> import_pem(std::string_view pem, std::string_view hint) {
+  if (pem.find("-----BEGIN ") == std::string_view::npos) return Error{Errc::invalid_encoding, "no PEM block found"};
+  if (pem.find("ENCRYPTED") != std::string_view::npos)
+    return Error{Errc::unsupported, "encrypted PEM keys are not supported (decrypt first)"};
+  auto key = decode(as_bytes(pem), "PEM");
+  if (!key) return key.error();
+  return import_pkey(std::move(key.value()), hint);
+}
+
+Result<ImportedKey> import_der(byte_span der, std::string_view hint) {
+  if (der.empty()) return Error{Errc::invalid_length, "empty DER"};
+  auto key = decode(der, "DER");
+  if (!key) return key.error();
+  return import_pkey(std::move(key.value()), hint);
+}
+
+Result<bytes> export_spki_der(const SuiteInfo& suite, byte_span pub) {
+  auto k = classical_kind(suite);
+  if (!k) return k.error();
+  auto key = internal::pkey_from_public(*k, pub);
+  if (!key) return key.error();
+  int len = i2d_PUBKEY(key->get(), nullptr);
+  if (len <= 0) return ossl_error("SPKI encoding");
+  bytes out(static_cast<std::size_t>(len));
+  unsigned char* w = out.data();
+  if (i2d_PUBKEY(key->get(), &w) != len) return ossl_error("SPKI encoding");
+  return out;
+}
+
+Result<std::string> export_spki_pem(const SuiteInfo& suite, byte_span pub) {
+  auto der = export_spki_der(suite, pub);
+  if (!der) return der.error();
+  return pem_armor("PUBLIC KEY", *der);
+}
+
+Result<SecretBytes> export_pkcs8_der(const SuiteInfo& suite, byte_span priv) {
+  auto k = classical_kind(suite);
+  if (!k) return k.error();
+  if (internal::is_rsa(*k)) {
+    auto key = internal::pkey_from_private(*k, priv);
+    if (!key) return key.error();
+    return internal::raw_private(*k, key->get());  // canonical PKCS#8 already
+  }
+  auto key = internal::pkey_from_private(*k, priv);
+  if (!key) return key.error();
+  struct P8Free {
+    void operator()(PKCS8_PRIV_KEY_INFO* p) const noexcept { PKCS8_PRIV_KEY_INFO_free(p); }
+  };
+  std::unique_ptr<PKCS8_PRIV_KEY_INFO, P8Free> p8(EVP_PKEY2PKCS8(key->get()));
+  if (!p8) return ossl_error("PKCS#8 encoding");
+  int len = i2d_PKCS8_PRIV_KEY_INFO(p8.get(), nullptr);
+  if (len <= 0) return ossl_error("PKCS#8 encoding");
+  SecretBytes out(static_cast<std::size_t>(len));
+  unsigned char* w = out.data();
+  if (i2d_PKCS8_PRIV_KEY_INFO(p8.get(), &w) != len) return ossl_error("PKCS#8 encoding");
+  return out;
+}
+
+Result<std::string> export_pkcs8_pem(const SuiteInfo& suite, byte_span priv) {
+  auto der = export_pkcs8_der(suite, priv);
+  if (!der) return der.error();
+  return pem_armor("PRIVATE KEY", der->span());
+}
+
+Result<bytes> public_from_private(const SuiteInfo& suite, byte_span priv) {
+  if (suite.cls != SuiteClass::signature)
+    return Error{Errc::invalid_argument, std::string(suite.id) + " is not a signature suite"};
+  auto key = SigningKey::from_private(suite, priv);
+  if (!key) return key.error();
+  auto pub = key->public_key();
+  return bytes(pub.begin(), pub.end());
+}
+
+}  // namespace pqsig::classical

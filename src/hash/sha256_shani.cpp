@@ -1,0 +1,82 @@
+// SHA-256 compression (FIPS 180-4 §6.2.2) with the x86 SHA extensions (SHA-NI). Selected at run
+// time by sha2_dispatch.cpp; tested against sha256_compress_scalar. Absent under PQSIG_PORTABLE.
+#include "hash/sha2_backend.hpp"
+
+#if defined(PQSIG_HAVE_SHANI_BACKEND)
+#include <immintrin.h>
+
+namespace pqsig::hash::detail {
+
+namespace {
+alignas(16) constexpr std::uint32_t K256[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+// Four rounds 4g..4g+3 with message words m (W[4g..4g+3]); state in the ABEF / CDGH layout.
+__attribute__((target("sha,sse4.1"), always_inline)) inline void rounds4(__m128i& abef, __m128i& cdgh, __m128i m,
+                                                                         int g) noexcept {
+  __m128i wk = _mm_add_epi32(m, _mm_load_si128(reinterpret_cast<const __m128i*>(K256 + 4 * g)));
+  cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);   // rounds 4g, 4g+1: cdgh now holds the new ABEF
+  wk = _mm_shuffle_epi32(wk, 0x0E);
+  abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);   // rounds 4g+2, 4g+3
+}
+
+// W[4g..4g+3] from the previous 16 words (FIPS 180-4 §6.2.2 step 1): m0..m3 = groups g-4..g-1.
+__attribute__((target("sha,sse4.1"), always_inline)) inline __m128i schedule(__m128i m0, __m128i m1, __m128i m2,
+                                                                             __m128i m3) noexcept {
+  __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(m0, m1), _mm_alignr_epi8(m3, m2, 4));
+  return _mm_sha256msg2_epu32(t, m3);
+}
+}  // namespace
+
+__attribute__((target("sha,sse4.1"))) void sha256_compress_shani(std::uint32_t h[8], const std::uint8_t* blocks,
+                                                                 std::size_t nblocks) noexcept {
+  const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+  // h[0..3] = A B C D, h[4..7] = E F G H  →  ABEF = (A,B,E,F) in lanes 3..0, CDGH likewise.
+  __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h));
+  __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + 4));
+  __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
+  __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+  __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+  __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+
+  for (std::size_t blk = 0; blk < nblocks; ++blk, blocks += 64) {
+    const __m128i abef0 = abef, cdgh0 = cdgh;
+    __m128i m0 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks)), bswap);
+    __m128i m1 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks + 16)), bswap);
+    __m128i m2 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks + 32)), bswap);
+    __m128i m3 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blocks + 48)), bswap);
+    rounds4(abef, cdgh, m0, 0);
+    rounds4(abef, cdgh, m1, 1);
+    rounds4(abef, cdgh, m2, 2);
+    rounds4(abef, cdgh, m3, 3);
+    for (int g = 4; g < 16; g += 4) {
+      m0 = schedule(m0, m1, m2, m3);
+      rounds4(abef, cdgh, m0, g);
+      m1 = schedule(m1, m2, m3, m0);
+      rounds4(abef, cdgh, m1, g + 1);
+      m2 = schedule(m2, m3, m0, m1);
+      rounds4(abef, cdgh, m2, g + 2);
+      m3 = schedule(m3, m0, m1, m2);
+      rounds4(abef, cdgh, m3, g + 3);
+    }
+    abef = _mm_add_epi32(abef, abef0);
+    cdgh = _mm_add_epi32(cdgh, cdgh0);
+  }
+
+  __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+  __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+  dcba = _mm_blend_epi16(feba, dchg, 0xF0);
+  hgfe = _mm_alignr_epi8(dchg, feba, 8);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), dcba);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), hgfe);
+}
+
+}  // namespace pqsig::hash::detail
+#endif

@@ -1,0 +1,292 @@
+// Web Bot Auth (draft-meunier-webbotauth-httpsig-protocol): multi-label signer with graceful
+// degradation and a header budget, and the profile verifier.
+#include "pqsig/webbotauth.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <mutex>
+#include <set>
+
+namespace pqsig::webbotauth {
+namespace {
+
+using httpsig::Message;
+using httpsig::Reason;
+
+std::mutex g_log_mu;
+std::set<std::string> g_logged;
+std::function<void(std::string_view)> g_sink;
+
+// Logs `msg` once per process for a given `kind` (e.g. "sig2:unsupported").
+void log_once(const std::string& kind, const std::string& msg) {
+  std::lock_guard<std::mutex> lock(g_log_mu);
+  if (!g_logged.insert(kind).second) return;
+  if (g_sink) g_sink(msg);
+  else std::cerr << "pqsig web-bot-auth: " << msg << "\n";
+}
+
+std::string random_nonce() {
+  std::uint8_t b[64];
+  if (!random_bytes(b)) return {};
+  return base64_encode(b);
+}
+
+std::size_t b64_len(std::size_t n) { return (n + 2) / 3 * 4; }
+
+}  // namespace
+
+void set_log_sink(std::function<void(std::string_view)> sink) {
+  std::lock_guard<std::mutex> lock(g_log_mu);
+  g_sink = std::move(sink);
+}
+void reset_log_once() {
+  std::lock_guard<std::mutex> lock(g_log_mu);
+  g_logged.clear();
+}
+
+Signer::Signer(std::vector<LabelKey> labels, SignerOptions opt) : labels_(std::move(labels)), opt_(std::move(opt)) {}
+
+namespace {
+httpsig::SignSpec spec_for(const LabelKey& lk, const SignerOptions& opt, const std::string& nonce) {
+  httpsig::SignSpec s;
+  s.label = lk.label;
+  s.key = lk.key;
+  s.components = opt.components;
+  if (opt.cover_signature_agent && !lk.agent.empty()) {
+    httpsig::Component c = httpsig::component("signature-agent");
+    c.params.emplace_back("key", sf::BareItem::string(lk.label));
+    s.components.push_back(std::move(c));
+  }
+  s.created = opt.created;
+  s.keyid = lk.keyid;
+  s.include_alg = true;
+  s.expires = opt.created + opt.expires_in;
+  if (opt.nonce) s.nonce = nonce;
+  s.tag = std::string(kTag);
+  return s;
+}
+
+Status set_signature_agent(Message& m, const std::vector<const LabelKey*>& labels) {
+  sf::Dictionary d;
+  if (auto cur = m.get("signature-agent")) {
+    auto p = sf::parse_dictionary(*cur);
+    if (!p) return Error{Errc::invalid_argument, "existing Signature-Agent is not a dictionary: " + p.error().message};
+    d = std::move(p.value());
+  }
+  bool any = false;
+  for (const auto* lk : labels) {
+    if (lk->agent.empty()) continue;
+    sf::set_member(d, lk->label, sf::Member::of(sf::Item{sf::BareItem::string(lk->agent), {}}));
+    any = true;
+  }
+  if (!any) return {};
+  auto s = sf::serialize_dictionary(d);
+  if (!s) return s.error();
+  m.set("Signature-Agent", s.value());
+  return {};
+}
+}  // namespace
+
+Result<std::size_t> check_header_budget(const Message& request, const std::vector<BudgetLabel>& labels,
+                                        const SignerOptions& opt, std::vector<std::string>* warnings) {
+  Message m = request;
+  std::vector<LabelKey> lks;
+  for (const auto& b : labels) lks.push_back(LabelKey{b.label, nullptr, b.keyid, b.agent});
+  std::vector<const LabelKey*> ptrs;
+  for (const auto& l : lks) ptrs.push_back(&l);
+  (void)set_signature_agent(m, ptrs);
+  auto f = httpsig::parse_signature_fields(m);
+  sf::Dictionary in = f ? f->input : sf::Dictionary{};
+  sf::Dictionary sig = f ? f->signature : sf::Dictionary{};
+  std::string nonce(88, 'A');  // 64 random bytes, base64
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    auto spec = spec_for(lks[i], opt, nonce);
+    auto params = httpsig::make_params(spec);
+    if (labels[i].suite) sf::set_param(params.list.params, "alg", sf::BareItem::string(httpsig::alg_name(*labels[i].suite)));
+    sf::set_member(in, labels[i].label, sf::Member::of(params.list));
+    std::size_t n = labels[i].suite ? labels[i].suite->output_size : 0;
+    sf::set_member(sig, labels[i].label, sf::Member::of(sf::Item{sf::BareItem::byte_sequence(bytes(n, 0)), {}}));
+  }
+  auto si = sf::serialize_dictionary(in);
+  auto ss = sf::serialize_dictionary(sig);
+  if (!si) return si.error();
+  if (!ss) return ss.error();
+  m.set("Signature-Input", si.value());
+  m.set("Signature", ss.value());
+  std::size_t est = httpsig::header_section_size(m);
+  if (est > opt.header_cap) {
+    std::string why = "refusing to sign: the request headers would be about " + std::to_string(est) +
+                      " bytes, above the hard cap of " + std::to_string(opt.header_cap) + " bytes";
+    for (const auto& b : labels) {
+      if (!b.suite) continue;
+      why += "; " + b.label + " (" + std::string(b.suite->id) + ") adds a " + std::to_string(b.suite->output_size) +
+             "-byte signature = " + std::to_string(b64_len(b.suite->output_size)) +
+             " bytes of base64 in the Signature field";
+    }
+    why += ". Servers commonly cap request headers around 8 KiB and answer 431 (Request Header Fields Too Large); "
+           "use ml-dsa-44 (2420-byte signature) for the post-quantum label, or raise the cap knowingly.";
+    return Error{Errc::policy, why};
+  }
+  if (est > opt.header_budget && warnings)
+    warnings->push_back("request headers about " + std::to_string(est) + " bytes exceed the budget of " +
+                        std::to_string(opt.header_budget) + " bytes");
+  return est;
+}
+
+Result<SignResult> Signer::sign(Message& request) const {
+  if (!request.is_request) return Error{Errc::invalid_argument, "Web Bot Auth signs requests"};
+  if (labels_.empty()) return Error{Errc::invalid_argument, "no signing labels configured"};
+  if (opt_.expires_in <= 0 || opt_.expires_in > kMaxExpiresIn)
+    return Error{Errc::policy, "expires must be 1.." + std::to_string(kMaxExpiresIn) + " seconds after created (got " +
+                                   std::to_string(opt_.expires_in) + ")"};
+  if (opt_.created <= 0) return Error{Errc::invalid_argument, "created time not set"};
+  if (!request.has("host") && request.target.rfind("http", 0) != 0)
+    return Error{Errc::invalid_argument, "request has no Host field (needed for @authority)"};
+  SignResult res;
+  std::vector<const LabelKey*> active;
+  for (std::size_t i = 0; i < labels_.size(); ++i) {
+    const auto& lk = labels_[i];
+    if (!lk.key) {
+      if (i == 0) return Error{Errc::invalid_argument, "label " + lk.label + ": no key (the first label is mandatory)"};
+      std::string w = "label " + lk.label + " dropped: no key configured; sending " + labels_[0].label + " alone";
+      log_once(lk.label + ":nokey", w);
+      res.warnings.push_back(w);
+      res.dropped_labels.push_back(lk.label);
+      continue;
+    }
+    if (lk.key->suite().cls == SuiteClass::kem)
+      return Error{Errc::invalid_argument, "label " + lk.label + ": a KEM key cannot sign"};
+    active.push_back(&lk);
+  }
+
+  // Header budget, before any signing work (an SLH-DSA signature takes long and never fits).
+  {
+    std::vector<BudgetLabel> bl;
+    for (const auto* lk : active) bl.push_back(BudgetLabel{lk->label, &lk->key->suite(), lk->keyid, lk->agent});
+    auto est = check_header_budget(request, bl, opt_, &res.warnings);
+    if (!est) return est.error();
+  }
+
+  // Sign; a failing non-first label is dropped and the whole set re-signed without it.
+  for (;;) {
+    Message work = request;
+    auto st = set_signature_agent(work, active);
+    if (!st) return st.error();
+    std::vector<httpsig::SignSpec> specs;
+    for (const auto* lk : active) {
+      std::string nonce;
+      if (opt_.nonce) {
+        nonce = random_nonce();
+        if (nonce.empty()) return Error{Errc::rng_failure, "no randomness for the nonce"};
+      }
+      specs.push_back(spec_for(*lk, opt_, nonce));
+    }
+    std::vector<std::string> bases;
+    std::size_t failed = active.size();
+    Error ferr;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      auto b = httpsig::sign_message(work, {specs[i]});
+      if (!b) {
+        failed = i;
+        ferr = b.error();
+        break;
+      }
+      bases.push_back(b.value()[0]);
+    }
+    if (failed == active.size()) {
+      request = std::move(work);
+      for (const auto* lk : active) res.signed_labels.push_back(lk->label);
+      res.bases = std::move(bases);
+      res.header_bytes = httpsig::header_section_size(request);
+      if (res.header_bytes > opt_.header_cap)
+        return Error{Errc::policy, "signed request headers are " + std::to_string(res.header_bytes) +
+                                       " bytes, above the hard cap of " + std::to_string(opt_.header_cap)};
+      return res;
+    }
+    if (failed == 0) return ferr;  // the first label is mandatory
+    const auto* lk = active[failed];
+    std::string w = "label " + lk->label + " (" + std::string(lk->key->suite().id) + ") dropped: " + ferr.what() +
+                    "; sending the remaining label(s)";
+    log_once(lk->label + ":" + std::string(errc_name(ferr.code)), w);
+    res.warnings.push_back(w);
+    res.dropped_labels.push_back(lk->label);
+    active.erase(active.begin() + static_cast<std::ptrdiff_t>(failed));
+  }
+}
+
+// ------------------------------------------------------------------ verifier
+
+Reason check_profile(const Message& msg, const std::string& label, const httpsig::SignatureParams& p,
+                     std::string& detail, const void*) {
+  if (p.tag().value_or("") != kTag) {
+    detail = "tag must be \"web-bot-auth\"";
+    return Reason::wrong_tag;
+  }
+  if (!p.created()) {
+    detail = "created is required";
+    return Reason::missing_created;
+  }
+  if (!p.expires()) {
+    detail = "expires is required by the Web Bot Auth profile";
+    return Reason::profile_violation;
+  }
+  bool authority = false, whole_agent = false;
+  std::vector<std::string> agent_keys;
+  for (const auto& c : p.components()) {
+    if (c.bare.s == "@authority" && !sf::find_param(c.params, "req")) authority = true;
+    if (c.bare.s == "signature-agent") {
+      if (auto* k = sf::find_param(c.params, "key")) agent_keys.push_back(k->s);
+      else whole_agent = true;
+    }
+  }
+  if (!authority) {
+    detail = "\"@authority\" must be covered";
+    return Reason::required_component_not_covered;
+  }
+  auto sa = msg.get("signature-agent");
+  if (!sa) {
+    if (!agent_keys.empty() || whole_agent) {
+      detail = "signature-agent is covered but the request has no Signature-Agent field";
+      return Reason::missing_signature_agent;
+    }
+    return Reason::ok;
+  }
+  auto d = sf::parse_dictionary(*sa);
+  if (d && !d->empty()) {
+    if (whole_agent) return Reason::ok;
+    if (sf::find_member(d.value(), label)) {
+      if (std::find(agent_keys.begin(), agent_keys.end(), label) == agent_keys.end()) {
+        detail = "Signature-Agent member \"" + label + "\" is not covered by label " + label;
+        return Reason::signature_agent_not_covered;
+      }
+      return Reason::ok;
+    }
+    for (const auto& k : agent_keys)
+      if (sf::find_member(d.value(), k)) return Reason::ok;
+    detail = "no Signature-Agent member is covered by label " + label;
+    return Reason::signature_agent_not_covered;
+  }
+  // Legacy form: a single sf-string; the whole field must be covered.
+  if (!whole_agent) {
+    detail = "Signature-Agent (legacy string form) is not covered";
+    return Reason::signature_agent_not_covered;
+  }
+  return Reason::ok;
+}
+
+httpsig::VerifyReport verify_request(const Message& request, const httpsig::KeyResolver& keys, const VerifierOptions& opt) {
+  httpsig::VerifyPolicy pol;
+  pol.now = opt.now;
+  pol.clock_skew = opt.clock_skew;
+  pol.require_created = true;
+  pol.max_window = opt.max_window;
+  pol.tag = std::string(kTag);
+  pol.nonces = opt.nonces;
+  pol.require_nonce = opt.require_nonce;
+  pol.required_labels = opt.required_labels;
+  pol.allowed_algs = opt.allowed_algs;
+  pol.min_valid = opt.min_valid;
+  return httpsig::verify_message(request, keys, pol, nullptr, &check_profile, nullptr);
+}
+
+}  // namespace pqsig::webbotauth

@@ -1,0 +1,407 @@
+// JWK / JWKS (RFC 7517) for every key type of the registry and RFC 7638 thumbprints.
+//   AKP  (draft-ietf-cose-dilithium / RFC 9964): ML-DSA, SLH-DSA, ML-KEM, composites, hybrid KEMs
+//        {"kty":"AKP","alg":…,"pub":b64url(pk),"priv":b64url(canonical private key / seed)}
+//   OKP  (RFC 8037): Ed25519, Ed448           {"kty":"OKP","crv":…,"x":…,"d":…}
+//   EC   (RFC 7518 §6.2): P-256, P-384          {"kty":"EC","crv":…,"x":…,"y":…,"d":…}
+//   RSA  (RFC 7518 §6.3)                        {"kty":"RSA","n":…,"e":…,"d":…,"p":…,…}
+//   oct  (RFC 7518 §6.4): HMAC                  {"kty":"oct","k":…}
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "jose/internal.hpp"
+#include "jose/json_strict.hpp"
+#include "pqsig/hash.hpp"
+#include "pqsig/jose.hpp"
+
+namespace pqsig::jose {
+
+using detail::json;
+using detail::ojson;
+
+namespace {
+
+Error enc(std::string m) { return Error{Errc::invalid_encoding, "JWK: " + std::move(m)}; }
+
+bool is_akp_family(const SuiteInfo& s) {
+  return s.family == "ml-dsa" || s.family == "slh-dsa" || s.family == "ml-kem" || s.family == "composite" ||
+         s.family == "hybrid-kem";
+}
+
+std::string_view akp_alg(const SuiteInfo& s) { return s.jose_alg.empty() ? s.id : s.jose_alg; }
+
+Result<const SuiteInfo*> akp_suite(std::string_view alg) {
+  for (const auto& s : all_suites())
+    if (is_akp_family(s) && akp_alg(s) == alg) return &s;
+  return Error{Errc::unknown_suite, "JWK: unknown AKP alg '" + std::string(alg) + "'"};
+}
+
+struct Curve {
+  std::string_view crv;
+  std::string_view suite;
+  std::size_t coord;  // field element / scalar bytes
+};
+constexpr Curve kEcCurves[] = {{"P-256", "ecdsa-p256-sha256", 32}, {"P-384", "ecdsa-p384-sha384", 48}};
+constexpr Curve kOkpCurves[] = {{"Ed25519", "ed25519", 32}, {"Ed448", "ed448", 57}};
+
+const Curve* ec_curve_of(const SuiteInfo& s) {
+  for (const auto& c : kEcCurves) if (c.suite == s.id) return &c;
+  return nullptr;
+}
+const Curve* okp_curve_of(const SuiteInfo& s) {
+  for (const auto& c : kOkpCurves) if (c.suite == s.id) return &c;
+  return nullptr;
+}
+
+std::string kty_of(const SuiteInfo& s) {
+  if (is_akp_family(s)) return "AKP";
+  if (okp_curve_of(s)) return "OKP";
+  if (ec_curve_of(s)) return "EC";
+  if (s.id.starts_with("rsa-")) return "RSA";
+  if (s.cls == SuiteClass::mac) return "oct";
+  return "";
+}
+
+std::string b64u(byte_span b) { return base64url_encode(b); }
+
+// Resolve a suite hint and check it agrees with what the JWK says.
+Result<const SuiteInfo*> reconcile(const SuiteInfo* from_jwk, std::string_view hint) {
+  if (hint.empty()) {
+    if (!from_jwk) return Error{Errc::invalid_argument, "JWK: key does not name its suite (add \"alg\" or give the suite)"};
+    return from_jwk;
+  }
+  auto h = parse_suite_ref(hint);
+  if (!h) return h.error();
+  if (from_jwk && from_jwk != *h)
+    return Error{Errc::invalid_argument, "JWK: key is " + std::string(from_jwk->id) + ", not " + std::string((*h)->id)};
+  return *h;
+}
+
+}  // namespace
+
+namespace detail {
+
+// ---------------------------------------------------------------- JSON → raw key material
+Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hint) {
+  if (!j.is_object()) return enc("not a JSON object");
+  auto kty = get_string(j, "kty", "JWK");
+  if (!kty) return kty.error();
+  bool has_alg = false;
+  auto alg = get_opt_string(j, "alg", "JWK", has_alg);
+  if (!alg) return alg.error();
+  KeyMaterial m;
+  auto opt_b64 = [&](const char* name, bool& has) -> Result<bytes> {
+    has = j.contains(name);
+    if (!has) return bytes{};
+    return get_b64u(j, name, "JWK");
+  };
+
+  if (*kty == "AKP") {
+    if (!has_alg) return enc("AKP key without \"alg\"");
+    auto s = akp_suite(*alg);
+    if (!s) return s.error();
+    auto r = reconcile(*s, suite_hint);
+    if (!r) return r.error();
+    m.suite = *r;
+    auto pub = get_b64u(j, "pub", "JWK");
+    if (!pub) return pub.error();
+    m.pub = std::move(*pub);
+    bool has_priv = false;
+    auto priv = opt_b64("priv", has_priv);
+    if (!priv) return priv.error();
+    if (has_priv) m.priv = SecretBytes(*priv);
+    secure_zero(priv->data(), priv->size());
+  } else if (*kty == "OKP") {
+    auto crv = get_string(j, "crv", "JWK");
+    if (!crv) return crv.error();
+    const Curve* c = nullptr;
+    for (const auto& k : kOkpCurves) if (k.crv == *crv) c = &k;
+    if (!c) return Error{Errc::unknown_suite, "JWK: unsupported OKP curve '" + *crv + "'"};
+    auto s = find_suite(c->suite);
+    if (!s) return s.error();
+    if (has_alg && *alg != "EdDSA" && *alg != (*s)->jose_alg && *alg != c->crv)
+      return enc("alg '" + *alg + "' does not match curve " + *crv);
+    auto r = reconcile(*s, suite_hint);
+    if (!r) return r.error();
+    m.suite = *r;
+    auto x = get_b64u(j, "x", "JWK");
+    if (!x) return x.error();
+    if (x->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"x\" has the wrong length for " + *crv};
+    m.pub = std::move(*x);
+    bool has_d = false;
+    auto d = opt_b64("d", has_d);
+    if (!d) return d.error();
+    if (has_d) {
+      if (d->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"d\" has the wrong length for " + *crv};
+      m.priv = SecretBytes(*d);
+      secure_zero(d->data(), d->size());
+    }
+  } else if (*kty == "EC") {
+    auto crv = get_string(j, "crv", "JWK");
+    if (!crv) return crv.error();
+    const Curve* c = nullptr;
+    for (const auto& k : kEcCurves) if (k.crv == *crv) c = &k;
+    if (!c) return Error{Errc::unknown_suite, "JWK: unsupported EC curve '" + *crv + "'"};
+    auto s = find_suite(c->suite);
+    if (!s) return s.error();
+    if (has_alg && *alg != (*s)->jose_alg) return enc("alg '" + *alg + "' does not match curve " + *crv);
+    auto r = reconcile(*s, suite_hint);
+    if (!r) return r.error();
+    m.suite = *r;
+    auto x = get_b64u(j, "x", "JWK");
+    if (!x) return x.error();
+    auto y = get_b64u(j, "y", "JWK");
+    if (!y) return y.error();
+    // RFC 7518 §6.2.1.2/3: x and y are the full-length field elements.
+    if (x->size() != c->coord || y->size() != c->coord)
+      return Error{Errc::invalid_length, "JWK: \"x\"/\"y\" have the wrong length for " + *crv};
+    m.pub.push_back(0x04);  // SEC 1 §2.3.3 uncompressed point
+    m.pub.insert(m.pub.end(), x->begin(), x->end());
+    m.pub.insert(m.pub.end(), y->begin(), y->end());
+    bool has_d = false;
+    auto d = opt_b64("d", has_d);
+    if (!d) return d.error();
+    if (has_d) {
+      if (d->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"d\" has the wrong length for " + *crv};
+      m.priv = SecretBytes(*d);
+      secure_zero(d->data(), d->size());
+    }
+  } else if (*kty == "RSA") {
+    const SuiteInfo* s = nullptr;
+    if (has_alg) {
+      for (const auto& e : all_suites())
+        if (e.id.starts_with("rsa-") && e.jose_alg == *alg) s = &e;
+      if (!s) return Error{Errc::unknown_suite, "JWK: unsupported RSA alg '" + *alg + "'"};
+    }
+    auto r = reconcile(s, suite_hint);
+    if (!r) return r.error();
+    if (!(*r)->id.starts_with("rsa-")) return enc("RSA key for non-RSA suite");
+    m.suite = *r;
+    auto st = rsa_from_json(j, m);
+    if (!st) return st.error();
+  } else if (*kty == "oct") {
+    const SuiteInfo* s = nullptr;
+    if (has_alg) {
+      for (const auto& e : all_suites())
+        if (e.cls == SuiteClass::mac && e.jose_alg == *alg) s = &e;
+      if (!s) return Error{Errc::unknown_suite, "JWK: unsupported oct alg '" + *alg + "'"};
+    }
+    auto r = reconcile(s, suite_hint);
+    if (!r) return r.error();
+    if ((*r)->cls != SuiteClass::mac) return enc("oct key for a non-MAC suite");
+    m.suite = *r;
+    auto k = get_b64u(j, "k", "JWK");
+    if (!k) return k.error();
+    m.priv = SecretBytes(*k);
+    secure_zero(k->data(), k->size());
+  } else {
+    return Error{Errc::unknown_suite, "JWK: unsupported kty '" + *kty + "'"};
+  }
+
+  const SuiteInfo& s = *m.suite;
+  if (s.cls != SuiteClass::mac && s.public_key_size && m.pub.size() != s.public_key_size)
+    return Error{Errc::invalid_length, "JWK: public key has " + std::to_string(m.pub.size()) + " bytes, " +
+                                           std::string(s.id) + " needs " + std::to_string(s.public_key_size)};
+  if (m.priv && s.private_key_size && s.cls != SuiteClass::mac && m.priv->size() != s.private_key_size)
+    return Error{Errc::invalid_length, "JWK: private key has " + std::to_string(m.priv->size()) + " bytes, " +
+                                           std::string(s.id) + " needs " + std::to_string(s.private_key_size)};
+  return m;
+}
+
+// ---------------------------------------------------------------- raw key material → objects
+Result<LoadedKey> load_material(KeyMaterial m) {
+  LoadedKey k;
+  const SuiteInfo& s = *m.suite;
+  k.suite = &s;
+  if (s.cls == SuiteClass::kem) {
+    if (m.priv) {
+      auto p = KemPrivateKey::from_private(s, m.priv->span());
+      if (!p) return p.error();
+      if (!m.pub.empty() && !std::equal(m.pub.begin(), m.pub.end(), p->public_key().begin(), p->public_key().end()))
+        return Error{Errc::key_check_failed, "key: public key does not match the private key"};
+      if (m.pub.empty()) m.pub.assign(p->public_key().begin(), p->public_key().end());
+      k.kem_private.emplace(std::move(*p));
+    }
+    auto q = KemPublicKey::from_public(s, m.pub);
+    if (!q) return q.error();
+    k.kem_public.emplace(std::move(*q));
+  } else if (s.cls == SuiteClass::mac) {
+    if (!m.priv) return Error{Errc::invalid_encoding, "key: MAC key without key bytes"};
+    auto p = SigningKey::from_private(s, m.priv->span());
+    if (!p) return p.error();
+    k.signing.emplace(std::move(*p));
+  } else {
+    if (m.priv) {
+      auto p = SigningKey::from_private(s, m.priv->span());
+      if (!p) return p.error();
+      auto pk = p->public_key();
+      if (!m.pub.empty() && !std::equal(m.pub.begin(), m.pub.end(), pk.begin(), pk.end()))
+        return Error{Errc::key_check_failed, "key: public key does not match the private key"};
+      if (m.pub.empty()) m.pub.assign(pk.begin(), pk.end());
+      k.signing.emplace(std::move(*p));
+    }
+    auto v = VerifyingKey::from_public(s, m.pub);
+    if (!v) return v.error();
+    k.verifying.emplace(std::move(*v));
+  }
+  return k;
+}
+
+// ---------------------------------------------------------------- raw key material → JSON
+Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const SecretBytes* priv) {
+  ojson j;
+  j["kid"] = "";  // placeholder keeps "kid" first (the order of the draft's examples)
+  std::string kty = kty_of(s);
+  if (kty.empty()) return Error{Errc::unsupported, "JWK: no JWK form for " + std::string(s.id)};
+  j["kty"] = kty;
+  if (kty == "AKP") {
+    j["alg"] = std::string(akp_alg(s));
+    j["pub"] = b64u(pub);
+    if (priv) j["priv"] = b64u(priv->span());
+  } else if (kty == "OKP") {
+    const Curve* c = okp_curve_of(s);
+    j["crv"] = std::string(c->crv);
+    j["alg"] = std::string(s.jose_alg);
+    if (pub.size() != c->coord) return Error{Errc::internal, "JWK: unexpected OKP public key size"};
+    j["x"] = b64u(pub);
+    if (priv) j["d"] = b64u(priv->span());
+  } else if (kty == "EC") {
+    const Curve* c = ec_curve_of(s);
+    j["crv"] = std::string(c->crv);
+    j["alg"] = std::string(s.jose_alg);
+    if (pub.size() != 1 + 2 * c->coord || pub[0] != 0x04) return Error{Errc::internal, "JWK: unexpected EC point form"};
+    j["x"] = b64u(pub.subspan(1, c->coord));
+    j["y"] = b64u(pub.subspan(1 + c->coord, c->coord));
+    if (priv) j["d"] = b64u(priv->span());
+  } else if (kty == "RSA") {
+    j["alg"] = std::string(s.jose_alg);
+    auto st = rsa_to_json(pub, priv, j);
+    if (!st) return st.error();
+  } else {  // oct
+    if (!priv) return Error{Errc::unsupported, "JWK: a MAC key has no public form"};
+    j["alg"] = std::string(s.jose_alg);
+    j["k"] = b64u(priv->span());
+  }
+  std::string text = j.dump();
+  auto tp = thumbprint(text);
+  if (!tp) return tp.error();
+  j["kid"] = *tp;
+  std::string out = j.dump();
+  secure_zero(text.data(), text.size());
+  return out;
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------- thumbprints (RFC 7638)
+Result<std::string> thumbprint_input(std::string_view jwk_json) {
+  auto j = detail::parse_strict(jwk_json, "JWK");
+  if (!j) return j.error();
+  if (!j->is_object()) return enc("not a JSON object");
+  auto kty = detail::get_string(*j, "kty", "JWK");
+  if (!kty) return kty.error();
+  // RFC 7638 §3.2 (EC, RSA, oct), RFC 8037 §2 (OKP), draft-ietf-cose-dilithium "AKP Thumbprints".
+  std::vector<const char*> req;
+  if (*kty == "AKP") req = {"alg", "kty", "pub"};
+  else if (*kty == "OKP") req = {"crv", "kty", "x"};
+  else if (*kty == "EC") req = {"crv", "kty", "x", "y"};
+  else if (*kty == "RSA") req = {"e", "kty", "n"};
+  else if (*kty == "oct") req = {"k", "kty"};
+  else return Error{Errc::unknown_suite, "JWK: no thumbprint rule for kty '" + *kty + "'"};
+  // RFC 7638 §3.3: members in lexicographic order (the lists above are), no whitespace.
+  std::string out = "{";
+  for (std::size_t i = 0; i < req.size(); ++i) {
+    auto v = detail::get_string(*j, req[i], "JWK");
+    if (!v) return v.error();
+    if (i) out += ",";
+    out += '"';
+    out += req[i];
+    out += "\":";
+    out += json(*v).dump(-1, ' ', false, json::error_handler_t::strict);
+  }
+  out += "}";
+  return out;
+}
+
+Result<std::string> thumbprint(std::string_view jwk_json) {
+  auto in = thumbprint_input(jwk_json);
+  if (!in) return in.error();
+  auto d = hash::sha256(as_bytes(*in));
+  return base64url_encode(d);
+}
+
+// ---------------------------------------------------------------- public API
+Result<std::string> to_jwk(const SigningKey& key, bool include_private) {
+  SecretBytes priv(key.private_key());
+  return detail::jwk_from_material(key.suite(), key.public_key(), include_private ? &priv : nullptr);
+}
+Result<std::string> to_jwk(const VerifyingKey& key) {
+  return detail::jwk_from_material(key.suite(), key.public_key(), nullptr);
+}
+Result<std::string> to_jwk(const KemPrivateKey& key, bool include_private) {
+  SecretBytes priv(key.private_key());
+  return detail::jwk_from_material(key.suite(), key.public_key(), include_private ? &priv : nullptr);
+}
+Result<std::string> to_jwk(const KemPublicKey& key) {
+  return detail::jwk_from_material(key.suite(), key.public_key(), nullptr);
+}
+Result<std::string> to_jwk(const LoadedKey& key, bool include_private) {
+  if (include_private && key.signing) return to_jwk(*key.signing, true);
+  if (include_private && key.kem_private) return to_jwk(*key.kem_private, true);
+  if (key.verifying) return to_jwk(*key.verifying);
+  if (key.kem_public) return to_jwk(*key.kem_public);
+  if (key.signing) return to_jwk(*key.signing, false);  // MAC: reports "no public form"
+  return Error{Errc::invalid_argument, "JWK: empty key"};
+}
+
+Result<LoadedKey> load_jwk(std::string_view text, std::string_view suite_hint) {
+  auto j = detail::parse_strict(text, "JWK");
+  if (!j) return j.error();
+  auto m = detail::material_from_json(*j, suite_hint);
+  if (!m) return m.error();
+  auto tp = thumbprint(text);
+  if (!tp) return tp.error();
+  auto k = detail::load_material(std::move(*m));
+  if (!k) return k.error();
+  k->thumbprint = *tp;
+  if (auto it = j->find("kid"); it != j->end()) {
+    if (!it->is_string()) return enc("\"kid\" is not a string");
+    k->kid = it->get<std::string>();
+  }
+  return k;
+}
+
+Result<std::string> public_jwk(std::string_view jwk_json, std::string_view suite_hint) {
+  auto k = load_jwk(jwk_json, suite_hint);
+  if (!k) return k.error();
+  return to_jwk(*k, false);
+}
+
+Result<std::vector<LoadedKey>> load_jwks(std::string_view text) {
+  auto j = detail::parse_strict(text, "JWKS");
+  if (!j) return j.error();
+  if (!j->is_object() || !j->contains("keys") || !(*j)["keys"].is_array())
+    return Error{Errc::invalid_encoding, "JWKS: expected {\"keys\":[...]}"};
+  std::vector<LoadedKey> out;
+  std::size_t i = 0;
+  for (const auto& e : (*j)["keys"]) {
+    auto k = load_jwk(e.dump());
+    if (!k) return Error{k.error().code, "JWKS: key " + std::to_string(i) + ": " + k.error().message};
+    out.push_back(std::move(*k));
+    ++i;
+  }
+  return out;
+}
+
+Result<std::string> make_jwks(const std::vector<std::string>& jwks) {
+  ojson out;
+  out["keys"] = ojson::array();
+  for (const auto& t : jwks) {
+    auto k = load_jwk(t);
+    if (!k) return k.error();
+    out["keys"].push_back(ojson::parse(t));
+  }
+  return out.dump();
+}
+
+}  // namespace pqsig::jose

@@ -1,0 +1,882 @@
+// ML-DSA (FIPS 204): one implementation, instantiated per parameter set (Impl<kMLDSA44/65/87>).
+//
+// Constant-time discipline: secret data (ξ, ρ′, K, s1, s2, t0, rnd, ρ″, y, w, c·s, hints before
+// acceptance) never reaches a branch, a memory index or a division. Declassified values, each
+// with its reason at the CT_DECLASSIFY site: ρ (part of pk), the accept bit of each RejBoundedPoly
+// candidate, c̃ of each attempt, the accept/reject bit of the signing loop, the accepted (z, h)
+// (published in σ), and the validity bit of an imported secret key.
+//
+// No heap allocation: all state lives in fixed-size work structs on the stack, wiped on return.
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "common/ct.hpp"
+#include "mldsa/poly.hpp"
+#include "mldsa/rounding.hpp"
+#include "pqsig/hash.hpp"
+#include "pqsig/mldsa.hpp"
+
+namespace pqsig::mldsa {
+namespace detail {
+namespace {
+
+using hash::Shake128;
+using hash::Shake128x4;
+using hash::Shake256;
+using hash::Shake256x4;
+using std::int32_t;
+using std::int64_t;
+using std::size_t;
+using std::uint32_t;
+using std::uint64_t;
+using std::uint8_t;
+
+constexpr int bitlen(uint32_t x) {
+  int n = 0;
+  while (x) {
+    ++n;
+    x >>= 1;
+  }
+  return n;
+}
+
+/// Exact centered representative r mod± q in (−(q−1)/2, (q−1)/2] of any |a| < 2^31 − 2^22.
+inline int32_t center(int32_t a) noexcept {
+  int32_t f = freeze(a);
+  return f - ((((Q - 1) / 2) - f) >> 31 & Q);
+}
+/// 1 if |a| ≥ bound else 0 (a centered), constant time.
+inline uint32_t abs_ge(int32_t a, int32_t bound) noexcept {
+  const int32_t m = a >> 31;
+  const int32_t abs = (a ^ m) - m;
+  return static_cast<uint32_t>(bound - 1 - abs) >> 31;
+}
+
+// ---- FIPS 204, Algorithms 16–19: SimpleBitPack / BitPack / SimpleBitUnpack / BitUnpack
+// (bits little-endian within bytes, coefficient 0 first). `map` converts coefficient ↔ field value.
+template <int BITS, class F>
+inline void pack_poly(uint8_t* out, const Poly& p, F map) noexcept {
+  uint64_t acc = 0;
+  int n = 0;
+  for (int i = 0; i < kN; ++i) {
+    acc |= static_cast<uint64_t>(static_cast<uint32_t>(map(p.c[i]))) << n;
+    n += BITS;
+    while (n >= 8) {
+      *out++ = static_cast<uint8_t>(acc);
+      acc >>= 8;
+      n -= 8;
+    }
+  }
+}
+template <int BITS, class F>
+inline void unpack_poly(const uint8_t* in, Poly& p, F map) noexcept {
+  uint64_t acc = 0;
+  int n = 0;
+  for (int i = 0; i < kN; ++i) {
+    while (n < BITS) {
+      acc |= static_cast<uint64_t>(*in++) << n;
+      n += 8;
+    }
+    p.c[i] = map(static_cast<uint32_t>(acc & ((uint64_t{1} << BITS) - 1)));
+    acc >>= BITS;
+    n -= BITS;
+  }
+}
+
+// FIPS 204, Algorithm 14: CoeffFromThreeBytes, inside Algorithm 30: RejNTTPoly (public data).
+int rej_ntt_poly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
+  for (size_t pos = 0; ctr < kN && pos + 3 <= len; pos += 3) {
+    const uint32_t t = static_cast<uint32_t>(buf[pos]) | static_cast<uint32_t>(buf[pos + 1]) << 8 |
+                       static_cast<uint32_t>(buf[pos + 2] & 0x7F) << 16;
+    if (t < static_cast<uint32_t>(Q)) a[ctr++] = static_cast<int32_t>(t);
+  }
+  return ctr;
+}
+
+// FIPS 204, Algorithm 15: CoeffFromHalfByte, inside Algorithm 31: RejBoundedPoly (secret data).
+template <int ETA>
+int rej_bounded_poly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
+  static_assert(ETA == 2 || ETA == 4);
+  for (size_t pos = 0; ctr < kN && pos < len; ++pos) {
+    const uint32_t z[2] = {buf[pos] & 15u, static_cast<uint32_t>(buf[pos] >> 4)};
+    for (int h = 0; h < 2 && ctr < kN; ++h) {
+      const uint32_t b = z[h];
+      uint32_t accept = ct::mask_lt_u32(b, ETA == 2 ? 15u : 9u) & 1u;
+      // Declassified: whether a uniformly random half-byte is rejected is independent of the
+      // value of every accepted coefficient (rejection sampling leaks only the attempt count).
+      CT_DECLASSIFY(&accept, sizeof accept);
+      if (accept) {
+        if constexpr (ETA == 2) {
+          const uint32_t q5 = (b * 205) >> 10;  // ⌊b/5⌋ for b < 15, no division
+          a[ctr++] = 2 - static_cast<int32_t>(b - 5 * q5);
+        } else {
+          a[ctr++] = 4 - static_cast<int32_t>(b);
+        }
+      }
+    }
+  }
+  return ctr;
+}
+
+constexpr bool check_div5() {
+  for (uint32_t b = 0; b < 15; ++b)
+    if (((b * 205) >> 10) != b / 5) return false;
+  return true;
+}
+static_assert(check_div5());
+
+template <const Params& P>
+struct Impl {
+  static constexpr int K = P.k, L = P.l, ETA = P.eta, TAU = P.tau, BETA = P.beta, OMEGA = P.omega;
+  static constexpr int32_t G1 = P.gamma1, G2 = P.gamma2;
+  static constexpr int kEtaBits = bitlen(2 * ETA);
+  static constexpr int kZBits = 1 + bitlen(static_cast<uint32_t>(G1 - 1));
+  static constexpr int kW1Bits = bitlen(static_cast<uint32_t>((Q - 1) / (2 * G2) - 1));
+  static constexpr size_t kCtilde = static_cast<size_t>(P.lambda) / 4;
+  static constexpr size_t kPolyEta = 32 * kEtaBits, kPolyT0 = 32 * kD, kPolyT1 = 32 * 10;
+  static constexpr size_t kPolyZ = 32 * kZBits, kPolyW1 = 32 * kW1Bits;
+  static constexpr size_t kPk = 32 + K * kPolyT1;
+  static constexpr size_t kSk = 128 + (K + L) * kPolyEta + K * kPolyT0;
+  static constexpr size_t kSig = kCtilde + L * kPolyZ + OMEGA + K;
+  static_assert(kPk == P.pk_bytes && kSk == P.sk_bytes && kSig == P.sig_bytes, "sizes vs FIPS 204 Table 2");
+  static_assert(P.beta == P.tau * P.eta);
+  using Rnd = Rounding<G2>;
+
+  // ------------------------------------------------------------------ sampling (§7.3)
+
+  // FIPS 204, Algorithm 32: ExpandA(ρ) → Â, entries sampled four at a time (Shake128x4 seam).
+  static void expand_a(Poly (&A)[K][L], const uint8_t rho[32]) noexcept {
+    constexpr int kTotal = K * L;
+    constexpr size_t kBlocks = 5;  // 840 bytes = 280 candidates, enough for 256 with high probability
+    uint8_t in[4][34];
+    uint8_t buf[4][kBlocks * hash::kShake128Rate];
+    int e = 0;
+    for (; e + 4 <= kTotal; e += 4) {
+      const uint8_t* ins[4];
+      uint8_t* outs[4];
+      int32_t* dst[4];
+      int ctr[4];
+      for (int j = 0; j < 4; ++j) {
+        const int r = (e + j) / L, s = (e + j) % L;
+        std::memcpy(in[j], rho, 32);
+        in[j][32] = static_cast<uint8_t>(s);  // ρ ‖ IntegerToBytes(s, 1) ‖ IntegerToBytes(r, 1)
+        in[j][33] = static_cast<uint8_t>(r);
+        ins[j] = in[j];
+        outs[j] = buf[j];
+        dst[j] = A[r][s].c;
+      }
+      Shake128x4 x;
+      x.absorb_once(ins, 34);
+      x.squeeze_blocks(outs, kBlocks);
+      bool more = false;
+      for (int j = 0; j < 4; ++j) {
+        ctr[j] = rej_ntt_poly(dst[j], 0, buf[j], sizeof buf[j]);
+        more |= ctr[j] < kN;
+      }
+      while (more) {
+        x.squeeze_blocks(outs, 1);
+        more = false;
+        for (int j = 0; j < 4; ++j) {
+          ctr[j] = rej_ntt_poly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
+          more |= ctr[j] < kN;
+        }
+      }
+    }
+    for (; e < kTotal; ++e) {
+      const int r = e / L, s = e % L;
+      std::memcpy(in[0], rho, 32);
+      in[0][32] = static_cast<uint8_t>(s);
+      in[0][33] = static_cast<uint8_t>(r);
+      Shake128 g;
+      g.absorb(in[0], 34);
+      g.squeeze_blocks(buf[0], kBlocks);
+      int ctr = rej_ntt_poly(A[r][s].c, 0, buf[0], sizeof buf[0]);
+      while (ctr < kN) {
+        g.squeeze_blocks(buf[0], 1);
+        ctr = rej_ntt_poly(A[r][s].c, ctr, buf[0], hash::kShake128Rate);
+      }
+    }
+  }
+
+  // FIPS 204, Algorithm 33: ExpandS(ρ′) → (s1, s2), polynomials sampled four at a time.
+  static void expand_s(Poly (&s1)[L], Poly (&s2)[K], const uint8_t rhop[64]) noexcept {
+    constexpr int kTotal = K + L;
+    constexpr size_t kBlocks = 2;
+    uint8_t in[4][66];
+    uint8_t buf[4][kBlocks * hash::kShake256Rate];
+    auto target = [&](int r) -> int32_t* { return r < L ? s1[r].c : s2[r - L].c; };
+    int e = 0;
+    for (; e + 4 <= kTotal; e += 4) {
+      const uint8_t* ins[4];
+      uint8_t* outs[4];
+      int ctr[4];
+      for (int j = 0; j < 4; ++j) {
+        std::memcpy(in[j], rhop, 64);
+        in[j][64] = static_cast<uint8_t>(e + j);  // IntegerToBytes(r, 2)
+        in[j][65] = 0;
+        ins[j] = in[j];
+        outs[j] = buf[j];
+      }
+      Shake256x4 x;
+      x.absorb_once(ins, 66);
+      x.squeeze_blocks(outs, kBlocks);
+      bool more = false;
+      for (int j = 0; j < 4; ++j) {
+        ctr[j] = rej_bounded_poly<ETA>(target(e + j), 0, buf[j], sizeof buf[j]);
+        more |= ctr[j] < kN;
+      }
+      while (more) {
+        x.squeeze_blocks(outs, 1);
+        more = false;
+        for (int j = 0; j < 4; ++j) {
+          ctr[j] = rej_bounded_poly<ETA>(target(e + j), ctr[j], buf[j], hash::kShake256Rate);
+          more |= ctr[j] < kN;
+        }
+      }
+    }
+    for (; e < kTotal; ++e) {
+      std::memcpy(in[0], rhop, 64);
+      in[0][64] = static_cast<uint8_t>(e);
+      in[0][65] = 0;
+      Shake256 h;
+      h.absorb(in[0], 66);
+      h.squeeze_blocks(buf[0], kBlocks);
+      int ctr = rej_bounded_poly<ETA>(target(e), 0, buf[0], sizeof buf[0]);
+      while (ctr < kN) {
+        h.squeeze_blocks(buf[0], 1);
+        ctr = rej_bounded_poly<ETA>(target(e), ctr, buf[0], hash::kShake256Rate);
+      }
+    }
+    secure_zero(in, sizeof in);
+    secure_zero(buf, sizeof buf);
+  }
+
+  // FIPS 204, Algorithm 34: ExpandMask(ρ″, κ) → y, with BitUnpack(·, γ1 − 1, γ1).
+  static void expand_mask(Poly (&y)[L], const uint8_t rhopp[64], int kappa) noexcept {
+    constexpr size_t kBytes = 32 * kZBits;
+    constexpr size_t kBlocks = (kBytes + hash::kShake256Rate - 1) / hash::kShake256Rate;
+    uint8_t in[4][66];
+    uint8_t buf[4][kBlocks * hash::kShake256Rate];
+    auto unpack = [](const uint8_t* b, Poly& p) {
+      unpack_poly<kZBits>(b, p, [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
+    };
+    int r = 0;
+    for (; r + 4 <= L; r += 4) {
+      const uint8_t* ins[4];
+      uint8_t* outs[4];
+      for (int j = 0; j < 4; ++j) {
+        std::memcpy(in[j], rhopp, 64);
+        in[j][64] = static_cast<uint8_t>(kappa + r + j);  // IntegerToBytes(κ + r, 2)
+        in[j][65] = static_cast<uint8_t>((kappa + r + j) >> 8);
+        ins[j] = in[j];
+        outs[j] = buf[j];
+      }
+      Shake256x4 x;
+      x.absorb_once(ins, 66);
+      x.squeeze_blocks(outs, kBlocks);
+      for (int j = 0; j < 4; ++j) unpack(buf[j], y[r + j]);
+    }
+    for (; r < L; ++r) {
+      std::memcpy(in[0], rhopp, 64);
+      in[0][64] = static_cast<uint8_t>(kappa + r);
+      in[0][65] = static_cast<uint8_t>((kappa + r) >> 8);
+      Shake256 h;
+      h.absorb(in[0], 66);
+      h.squeeze_blocks(buf[0], kBlocks);
+      unpack(buf[0], y[r]);
+    }
+    secure_zero(in, sizeof in);
+    secure_zero(buf, sizeof buf);
+  }
+
+  // FIPS 204, Algorithm 29: SampleInBall(ρ) with ρ = c̃ (public: declassified by the caller).
+  static void sample_in_ball(Poly& c, const uint8_t* ctilde) noexcept {
+    Shake256 h;
+    h.absorb(ctilde, kCtilde);
+    uint8_t buf[hash::kShake256Rate];
+    h.squeeze(buf, sizeof buf);
+    uint64_t signs = 0;
+    for (int i = 0; i < 8; ++i) signs |= static_cast<uint64_t>(buf[i]) << (8 * i);
+    size_t pos = 8;
+    std::memset(c.c, 0, sizeof c.c);
+    for (int i = kN - TAU; i < kN; ++i) {
+      uint32_t j;
+      do {
+        if (pos == sizeof buf) {
+          h.squeeze(buf, sizeof buf);
+          pos = 0;
+        }
+        j = buf[pos++];
+      } while (j > static_cast<uint32_t>(i));
+      c.c[i] = c.c[j];
+      c.c[j] = 1 - 2 * static_cast<int32_t>(signs & 1);
+      signs >>= 1;
+    }
+  }
+
+  // ------------------------------------------------------------------ encodings (§7.2)
+
+  // FIPS 204, Algorithm 22: pkEncode(ρ, t1).
+  static void pk_encode(uint8_t* pk, const uint8_t rho[32], const Poly (&t1)[K]) noexcept {
+    std::memcpy(pk, rho, 32);
+    for (int i = 0; i < K; ++i) pack_poly<10>(pk + 32 + i * kPolyT1, t1[i], [](int32_t v) { return v; });
+  }
+  // FIPS 204, Algorithm 23: pkDecode(pk).
+  static void pk_decode(const uint8_t* pk, uint8_t rho[32], Poly (&t1)[K]) noexcept {
+    std::memcpy(rho, pk, 32);
+    for (int i = 0; i < K; ++i)
+      unpack_poly<10>(pk + 32 + i * kPolyT1, t1[i], [](uint32_t v) { return static_cast<int32_t>(v); });
+  }
+  // FIPS 204, Algorithm 24: skEncode(ρ, K, tr, s1, s2, t0).
+  static void sk_encode(uint8_t* sk, const uint8_t rho[32], const uint8_t key[32], const uint8_t tr[64],
+                        const Poly (&s1)[L], const Poly (&s2)[K], const Poly (&t0)[K]) noexcept {
+    std::memcpy(sk, rho, 32);
+    std::memcpy(sk + 32, key, 32);
+    std::memcpy(sk + 64, tr, 64);
+    uint8_t* p = sk + 128;
+    auto eta = [](int32_t v) { return ETA - v; };  // BitPack(s, η, η)
+    for (int i = 0; i < L; ++i, p += kPolyEta) pack_poly<kEtaBits>(p, s1[i], eta);
+    for (int i = 0; i < K; ++i, p += kPolyEta) pack_poly<kEtaBits>(p, s2[i], eta);
+    for (int i = 0; i < K; ++i, p += kPolyT0)  // BitPack(t0, 2^(d−1) − 1, 2^(d−1))
+      pack_poly<kD>(p, t0[i], [](int32_t v) { return (1 << (kD - 1)) - v; });
+  }
+  // FIPS 204, Algorithm 25: skDecode(sk). Returns 0 if every s1/s2 coefficient is in [−η, η]
+  // (a valid encoding), nonzero otherwise; constant time (the caller declassifies the result).
+  static uint32_t sk_decode(const uint8_t* sk, uint8_t rho[32], uint8_t key[32], uint8_t tr[64], Poly (&s1)[L],
+                            Poly (&s2)[K], Poly (&t0)[K]) noexcept {
+    std::memcpy(rho, sk, 32);
+    std::memcpy(key, sk + 32, 32);
+    std::memcpy(tr, sk + 64, 64);
+    // Declassified: ρ is the public seed of Â (it is also the first 32 bytes of pk).
+    CT_DECLASSIFY(rho, 32);
+    uint32_t bad = 0;
+    auto eta = [&bad](uint32_t v) {
+      bad |= static_cast<uint32_t>(2 * ETA - static_cast<int32_t>(v)) >> 31;  // v > 2η
+      return ETA - static_cast<int32_t>(v);
+    };
+    const uint8_t* p = sk + 128;
+    for (int i = 0; i < L; ++i, p += kPolyEta) unpack_poly<kEtaBits>(p, s1[i], eta);
+    for (int i = 0; i < K; ++i, p += kPolyEta) unpack_poly<kEtaBits>(p, s2[i], eta);
+    for (int i = 0; i < K; ++i, p += kPolyT0)
+      unpack_poly<kD>(p, t0[i], [](uint32_t v) { return (1 << (kD - 1)) - static_cast<int32_t>(v); });
+    return bad;
+  }
+  // FIPS 204, Algorithm 28: w1Encode(w1) (one polynomial, from w in [0, q)).
+  static void w1_encode_from_w(uint8_t* out, const Poly& w) noexcept {
+    pack_poly<kW1Bits>(out, w, [](int32_t v) { return Rnd::high_bits(v); });
+  }
+  // FIPS 204, Algorithm 20: HintBitPack(h) (h public: the accepted hint).
+  static void hint_bit_pack(uint8_t* y, const Poly (&h)[K]) noexcept {
+    std::memset(y, 0, OMEGA + K);
+    int index = 0;
+    for (int i = 0; i < K; ++i) {
+      for (int j = 0; j < kN; ++j)
+        if (h[i].c[j] != 0) y[index++] = static_cast<uint8_t>(j);
+      y[OMEGA + i] = static_cast<uint8_t>(index);
+    }
+  }
+  // FIPS 204, Algorithm 21: HintBitUnpack(y). False (⊥) on any malformed encoding: counts
+  // decreasing or > ω, indices not strictly increasing within a polynomial, unused bytes nonzero.
+  static bool hint_bit_unpack(const uint8_t* y, Poly (&h)[K]) noexcept {
+    for (auto& p : h) std::memset(p.c, 0, sizeof p.c);
+    int index = 0;
+    for (int i = 0; i < K; ++i) {
+      const int end = y[OMEGA + i];
+      if (end < index || end > OMEGA) return false;
+      const int first = index;
+      while (index < end) {
+        if (index > first && y[index - 1] >= y[index]) return false;
+        h[i].c[y[index]] = 1;
+        ++index;
+      }
+    }
+    for (int i = index; i < OMEGA; ++i)
+      if (y[i] != 0) return false;
+    return true;
+  }
+  // FIPS 204, Algorithm 26: sigEncode(c̃, z mod± q, h) (z centered).
+  static void sig_encode(uint8_t* sig, const uint8_t* ctilde, const Poly (&z)[L], const Poly (&h)[K]) noexcept {
+    std::memcpy(sig, ctilde, kCtilde);
+    uint8_t* p = sig + kCtilde;
+    for (int i = 0; i < L; ++i, p += kPolyZ) pack_poly<kZBits>(p, z[i], [](int32_t v) { return G1 - v; });
+    hint_bit_pack(p, h);
+  }
+  // FIPS 204, Algorithm 27: sigDecode(σ). False if the hint encoding is malformed.
+  static bool sig_decode(const uint8_t* sig, uint8_t* ctilde, Poly (&z)[L], Poly (&h)[K]) noexcept {
+    std::memcpy(ctilde, sig, kCtilde);
+    const uint8_t* p = sig + kCtilde;
+    for (int i = 0; i < L; ++i, p += kPolyZ)
+      unpack_poly<kZBits>(p, z[i], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
+    return hint_bit_unpack(p, h);
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  static const PolyBackend& be() noexcept { return poly_backend(); }
+
+  // t = NTT^-1(Â ∘ ŝ1) + s2 in [0, q) (shared by KeyGen and the secret-key check).
+  static void compute_t(Poly (&t)[K], const Poly (&A)[K][L], const Poly (&s1hat)[L], const Poly (&s2)[K]) noexcept {
+    for (int i = 0; i < K; ++i) {
+      be().pointwise_acc(t[i].c, A[i], s1hat, L);
+      be().invntt(t[i].c);
+      for (int j = 0; j < kN; ++j) t[i].c[j] = freeze(t[i].c[j] + s2[i].c[j]);
+    }
+  }
+
+  // ------------------------------------------------------------------ KeyGen
+
+  struct KeyGenWork {
+    Poly A[K][L];
+    Poly s1[L], s1hat[L], s2[K], t[K], t1[K], t0[K];
+    uint8_t seedbuf[128];  // ρ ‖ ρ′ ‖ K
+    uint8_t tr[64];
+  };
+
+  // FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(ξ).
+  static void keygen_internal(const uint8_t xi[32], uint8_t* pk, uint8_t* sk) noexcept {
+    KeyGenWork w;
+    ScopedWipe<KeyGenWork> wipe(w);
+    {
+      Shake256 h;  // (ρ, ρ′, K) = H(ξ ‖ IntegerToBytes(k, 1) ‖ IntegerToBytes(l, 1), 128)
+      const uint8_t kl[2] = {static_cast<uint8_t>(K), static_cast<uint8_t>(L)};
+      h.absorb(xi, 32);
+      h.absorb(kl, 2);
+      h.squeeze(w.seedbuf, 128);
+    }
+    const uint8_t* rho = w.seedbuf;
+    const uint8_t* rhop = w.seedbuf + 32;
+    const uint8_t* key = w.seedbuf + 96;
+    // Declassified: ρ is published as the first 32 bytes of pk.
+    CT_DECLASSIFY(w.seedbuf, 32);
+    expand_a(w.A, rho);
+    expand_s(w.s1, w.s2, rhop);
+    for (int i = 0; i < L; ++i) {
+      w.s1hat[i] = w.s1[i];
+      be().ntt(w.s1hat[i].c);
+    }
+    compute_t(w.t, w.A, w.s1hat, w.s2);
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j < kN; ++j) power2round(w.t[i].c[j], w.t1[i].c[j], w.t0[i].c[j]);
+    // Declassified: t1 is published in pk.
+    CT_DECLASSIFY(w.t1, sizeof w.t1);
+    pk_encode(pk, rho, w.t1);
+    Shake256 h;  // tr = H(pk, 64)
+    h.absorb(pk, kPk);
+    h.squeeze(w.tr, 64);
+    sk_encode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
+  }
+
+  // Checks an expanded secret key and recomputes its public key (see mldsa.hpp: sk_check).
+  static bool sk_check(const uint8_t* sk, uint8_t* pk) noexcept {
+    KeyGenWork w;
+    ScopedWipe<KeyGenWork> wipe(w);
+    uint8_t* rho = w.seedbuf;
+    uint8_t* key = w.seedbuf + 96;
+    uint32_t bad = sk_decode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
+    expand_a(w.A, rho);
+    for (int i = 0; i < L; ++i) {
+      w.s1hat[i] = w.s1[i];
+      be().ntt(w.s1hat[i].c);
+    }
+    compute_t(w.t, w.A, w.s1hat, w.s2);
+    uint32_t diff = 0;
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j < kN; ++j) {
+        int32_t t0;
+        power2round(w.t[i].c[j], w.t1[i].c[j], t0);
+        diff |= static_cast<uint32_t>(t0 ^ w.t0[i].c[j]);
+      }
+    // Declassified: t1 is the public key being recomputed.
+    CT_DECLASSIFY(w.t1, sizeof w.t1);
+    pk_encode(pk, rho, w.t1);
+    uint8_t tr[64];
+    Shake256 h;
+    h.absorb(pk, kPk);
+    h.squeeze(tr, 64);
+    diff |= ct::neq_mask(tr, w.tr, 64);
+    uint32_t ok = ~ct::mask_nonzero_u32(bad | diff) & 1u;
+    // Declassified: whether an imported key is well formed is not secret (it is rejected).
+    CT_DECLASSIFY(&ok, sizeof ok);
+    return ok != 0;
+  }
+
+  // ------------------------------------------------------------------ Sign
+
+  struct SignWork {
+    Poly A[K][L];
+    Poly s1[L], s2[K], t0[K];  // NTT domain
+    Poly y[L], z[L];
+    Poly w[K], r[K], ct0[K], h[K];
+    Poly c;
+    uint8_t rho[32], key[32], tr[64], rhopp[64];
+    uint8_t w1enc[K * kPolyW1];
+    uint8_t ctilde[kCtilde];
+  };
+
+  // FIPS 204, Algorithm 7: ML-DSA.Sign_internal(sk, M′, rnd), from line 7 on (μ given).
+  // Returns 1 on success, 0 if sk is malformed, −1 if the loop bound was hit.
+  static int sign_mu(const uint8_t* sk, const uint8_t mu[64], const uint8_t rnd[32], uint8_t* sig) noexcept {
+    SignWork w;
+    ScopedWipe<SignWork> wipe(w);
+    uint32_t bad = sk_decode(sk, w.rho, w.key, w.tr, w.s1, w.s2, w.t0);
+    // Declassified: whether the secret key encoding is valid is not secret (it is rejected).
+    CT_DECLASSIFY(&bad, sizeof bad);
+    if (bad) return 0;
+    for (int i = 0; i < L; ++i) be().ntt(w.s1[i].c);
+    for (int i = 0; i < K; ++i) be().ntt(w.s2[i].c);
+    for (int i = 0; i < K; ++i) be().ntt(w.t0[i].c);
+    expand_a(w.A, w.rho);
+    {
+      Shake256 h;  // ρ″ = H(K ‖ rnd ‖ μ, 64)
+      h.absorb(w.key, 32);
+      h.absorb(rnd, 32);
+      h.absorb(mu, 64);
+      h.squeeze(w.rhopp, 64);
+    }
+    for (int attempt = 0, kappa = 0; attempt < kMaxSignAttempts; ++attempt, kappa += L) {
+      expand_mask(w.y, w.rhopp, kappa);
+      // w = NTT^-1(Â ∘ NTT(y)), in [0, q)
+      for (int i = 0; i < L; ++i) {
+        w.z[i] = w.y[i];
+        be().ntt(w.z[i].c);
+      }
+      for (int i = 0; i < K; ++i) {
+        be().pointwise_acc(w.w[i].c, w.A[i], w.z, L);
+        be().invntt(w.w[i].c);
+        for (int j = 0; j < kN; ++j) w.w[i].c[j] = caddq(w.w[i].c[j]);
+      }
+      // c̃ = H(μ ‖ w1Encode(w1), λ/4) with w1 = HighBits(w)
+      for (int i = 0; i < K; ++i) w1_encode_from_w(w.w1enc + i * kPolyW1, w.w[i]);
+      {
+        Shake256 h;
+        h.absorb(mu, 64);
+        h.absorb(w.w1enc, sizeof w.w1enc);
+        h.squeeze(w.ctilde, kCtilde);
+      }
+      // Declassified: c̃ = H(μ ‖ w1) is a function of public μ, Â and this attempt's mask y
+      // only (w1 = HighBits(Â·y)), never of s1, s2 or t0; an accepted c̃ is published in σ and a
+      // rejected attempt's y is discarded (Dilithium round-3 specification, §5.5).
+      CT_DECLASSIFY(w.ctilde, kCtilde);
+      sample_in_ball(w.c, w.ctilde);
+      be().ntt(w.c.c);
+      // z = y + NTT^-1(ĉ ∘ ŝ1)   (centered)
+      for (int i = 0; i < L; ++i) {
+        be().pointwise(w.z[i].c, w.c.c, w.s1[i].c);
+        be().invntt(w.z[i].c);
+        for (int j = 0; j < kN; ++j) w.z[i].c[j] = center(w.y[i].c[j] + w.z[i].c[j]);
+      }
+      // r = w − NTT^-1(ĉ ∘ ŝ2) in [0, q);  ct0 = NTT^-1(ĉ ∘ t̂0) (centered)
+      for (int i = 0; i < K; ++i) {
+        be().pointwise(w.r[i].c, w.c.c, w.s2[i].c);
+        be().invntt(w.r[i].c);
+        for (int j = 0; j < kN; ++j) w.r[i].c[j] = freeze(w.w[i].c[j] - w.r[i].c[j]);
+        be().pointwise(w.ct0[i].c, w.c.c, w.t0[i].c);
+        be().invntt(w.ct0[i].c);
+        for (int j = 0; j < kN; ++j) w.ct0[i].c[j] = center(w.ct0[i].c[j]);
+      }
+      // Rejection checks, all evaluated without early exit:
+      //   ‖z‖∞ ≥ γ1 − β,  ‖LowBits(w − cs2)‖∞ ≥ γ2 − β,  ‖ct0‖∞ ≥ γ2,  #h > ω
+      uint32_t reject = 0;
+      for (int i = 0; i < L; ++i)
+        for (int j = 0; j < kN; ++j) reject |= abs_ge(w.z[i].c[j], G1 - BETA);
+      uint32_t count = 0;
+      for (int i = 0; i < K; ++i)
+        for (int j = 0; j < kN; ++j) {
+          const int32_t rv = w.r[i].c[j], c0 = w.ct0[i].c[j];
+          reject |= abs_ge(Rnd::low_bits(rv), G2 - BETA);
+          reject |= abs_ge(c0, G2);
+          // h = MakeHint(−ct0, w − cs2 + ct0)
+          const uint32_t hint = Rnd::make_hint(freeze(rv + c0), rv);
+          w.h[i].c[j] = static_cast<int32_t>(hint);
+          count += hint;
+        }
+      reject |= static_cast<uint32_t>(OMEGA - static_cast<int32_t>(count)) >> 31;
+      // Declassified: the accept/reject decision of the rejection loop (FIPS 204 §3.6.3; the
+      // distribution of accepted signatures is independent of the secret key).
+      CT_DECLASSIFY(&reject, sizeof reject);
+      if (reject) continue;
+      // Declassified: the accepted z and h are published in σ.
+      CT_DECLASSIFY(w.z, sizeof w.z);
+      CT_DECLASSIFY(w.h, sizeof w.h);
+      sig_encode(sig, w.ctilde, w.z, w.h);
+      return 1;
+    }
+    return -1;
+  }
+
+  // ------------------------------------------------------------------ Verify
+
+  struct VerifyWork {
+    Poly A[K][L];
+    Poly t1[K], z[L], h[K], w[K], tmp;
+    Poly c;
+    uint8_t rho[32];
+    uint8_t ctilde[kCtilde], ctilde2[kCtilde];
+    uint8_t w1enc[K * kPolyW1];
+  };
+
+  // FIPS 204, Algorithm 8: ML-DSA.Verify_internal(pk, M′, σ), from line 7 on (μ given).
+  // 1 = valid, 0 = invalid (c̃ mismatch), −1 = malformed hint, −2 = z out of bound.
+  static int verify_mu(const uint8_t* pk, const uint8_t mu[64], const uint8_t* sig) noexcept {
+    VerifyWork w;
+    pk_decode(pk, w.rho, w.t1);
+    if (!sig_decode(sig, w.ctilde, w.z, w.h)) return -1;
+    for (int i = 0; i < L; ++i)
+      for (int j = 0; j < kN; ++j)
+        if (abs_ge(w.z[i].c[j], G1 - BETA)) return -2;
+    expand_a(w.A, w.rho);
+    sample_in_ball(w.c, w.ctilde);
+    be().ntt(w.c.c);
+    for (int i = 0; i < L; ++i) be().ntt(w.z[i].c);
+    // w′Approx = NTT^-1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1 · 2^d)); w1′ = UseHint(h, w′Approx)
+    for (int i = 0; i < K; ++i) {
+      for (int j = 0; j < kN; ++j) w.t1[i].c[j] <<= kD;
+      be().ntt(w.t1[i].c);
+      be().pointwise(w.tmp.c, w.c.c, w.t1[i].c);
+      be().pointwise_acc(w.w[i].c, w.A[i], w.z, L);
+      for (int j = 0; j < kN; ++j) w.w[i].c[j] = reduce32(w.w[i].c[j] - w.tmp.c[j]);
+      be().invntt(w.w[i].c);
+      for (int j = 0; j < kN; ++j)
+        w.w[i].c[j] = Rnd::use_hint(static_cast<uint32_t>(w.h[i].c[j]), caddq(w.w[i].c[j]));
+      pack_poly<kW1Bits>(w.w1enc + i * kPolyW1, w.w[i], [](int32_t v) { return v; });
+    }
+    Shake256 h;  // c̃′ = H(μ ‖ w1Encode(w1′), λ/4)
+    h.absorb(mu, 64);
+    h.absorb(w.w1enc, sizeof w.w1enc);
+    h.squeeze(w.ctilde2, kCtilde);
+    return std::memcmp(w.ctilde, w.ctilde2, kCtilde) == 0 ? 1 : 0;
+  }
+
+  // tr = H(pk, 64)
+  static void compute_tr(const uint8_t* pk, uint8_t tr[64]) noexcept {
+    Shake256 h;
+    h.absorb(pk, kPk);
+    h.squeeze(tr, 64);
+  }
+};
+
+using I44 = Impl<kMLDSA44>;
+using I65 = Impl<kMLDSA65>;
+using I87 = Impl<kMLDSA87>;
+
+template <class F>
+decltype(auto) dispatch(Level lv, F&& f) {
+  switch (lv) {
+    case Level::ml_dsa_44: return f(I44{});
+    case Level::ml_dsa_65: return f(I65{});
+    case Level::ml_dsa_87: break;
+  }
+  return f(I87{});
+}
+
+}  // namespace
+}  // namespace detail
+
+// ====================================================================== public API
+
+namespace {
+using detail::dispatch;
+
+Status check_level(Level lv) {
+  if (lv != Level::ml_dsa_44 && lv != Level::ml_dsa_65 && lv != Level::ml_dsa_87)
+    return Error{Errc::unknown_suite, "unknown ML-DSA parameter set"};
+  return {};
+}
+Status check_len(std::string_view what, std::size_t got, std::size_t want) {
+  if (got != want)
+    return Error{Errc::invalid_length, std::string(what) + " must be " + std::to_string(want) + " bytes, got " +
+                                           std::to_string(got)};
+  return {};
+}
+
+/// M′ for the external interface: (0 | 1) ‖ |ctx| ‖ ctx ‖ [OID ‖ PH(M) | M], absorbed in pieces.
+struct MPrime {
+  std::uint8_t hdr[2];
+  byte_span ctx;
+  const std::uint8_t* oid = nullptr;  // 11 bytes when pre-hashing
+  std::uint8_t ph[64];
+  byte_span body;
+};
+Status format_mprime(MPrime& m, byte_span msg, const Options& opt) {
+  if (opt.ctx.size() > kMaxContext)
+    return Error{Errc::invalid_context, "context must be at most 255 bytes, got " + std::to_string(opt.ctx.size())};
+  m.hdr[0] = opt.prehash ? 1 : 0;
+  m.hdr[1] = static_cast<std::uint8_t>(opt.ctx.size());
+  m.ctx = opt.ctx;
+  if (opt.prehash) {
+    const auto& info = hash::prehash_info(*opt.prehash);
+    m.oid = info.oid_der.data();
+    hash::prehash_compute(*opt.prehash, msg, mut_byte_span(m.ph, info.out_len));
+    m.body = byte_span(m.ph, info.out_len);
+  } else {
+    m.body = msg;
+  }
+  return {};
+}
+// μ = H(tr ‖ M′, 64) (FIPS 204, Algorithm 7 line 6 / Algorithm 8 line 7)
+void mu_from_tr(const std::uint8_t tr[64], const MPrime* m, byte_span raw, std::uint8_t mu[64]) {
+  hash::Shake256 h;
+  h.absorb(tr, 64);
+  if (m) {
+    h.absorb(m->hdr, 2);
+    h.absorb(m->ctx);
+    if (m->oid) h.absorb(m->oid, 11);
+    h.absorb(m->body);
+  } else {
+    h.absorb(raw);
+  }
+  h.squeeze(mu, 64);
+}
+
+Status sign_result(int rc) {
+  if (rc == 1) return {};
+  if (rc == 0) return Error{Errc::invalid_encoding, "ML-DSA secret key: s1/s2 coefficient out of range"};
+  return Error{Errc::internal, "ML-DSA signing loop exceeded the FIPS 204 Appendix C bound"};
+}
+Status verify_result(int rc) {
+  switch (rc) {
+    case 1: return {};
+    case -1: return Error{Errc::invalid_encoding, "ML-DSA signature: malformed hint encoding"};
+    case -2: return Error{Errc::verify_failed, "ML-DSA signature: z exceeds the norm bound"};
+    default: return Error{Errc::verify_failed, "ML-DSA signature does not verify"};
+  }
+}
+
+struct RndBuf {
+  std::uint8_t b[kRndBytes];
+  ~RndBuf() { secure_zero(b, sizeof b); }
+};
+Status choose_rnd(const Options& opt, RndBuf& r) {
+  if (opt.rnd) {
+    std::memcpy(r.b, opt.rnd, kRndBytes);
+  } else if (opt.deterministic) {
+    std::memset(r.b, 0, kRndBytes);
+  } else if (!random_bytes(mut_byte_span(r.b, kRndBytes))) {
+    return Error{Errc::rng_failure, "OS random source failed"};
+  }
+  return {};
+}
+}  // namespace
+
+std::optional<Level> level_from_name(std::string_view name) noexcept {
+  std::string_view n = name;
+  auto ieq = [](std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+    return true;
+  };
+  if (ieq(n, "ml-dsa-44")) return Level::ml_dsa_44;
+  if (ieq(n, "ml-dsa-65")) return Level::ml_dsa_65;
+  if (ieq(n, "ml-dsa-87")) return Level::ml_dsa_87;
+  return std::nullopt;
+}
+
+std::string_view level_name(Level lv) noexcept {
+  switch (lv) {
+    case Level::ml_dsa_44: return "ML-DSA-44";
+    case Level::ml_dsa_65: return "ML-DSA-65";
+    case Level::ml_dsa_87: return "ML-DSA-87";
+  }
+  return "ML-DSA-?";
+}
+
+Status keygen_internal(Level lv, byte_span seed, mut_byte_span pk, mut_byte_span sk) {
+  if (auto s = check_level(lv); !s) return s;
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA seed", seed.size(), kSeedBytes); !s) return s;
+  if (auto s = check_len("ML-DSA public key buffer", pk.size(), p.pk_bytes); !s) return s;
+  if (auto s = check_len("ML-DSA secret key buffer", sk.size(), p.sk_bytes); !s) return s;
+  dispatch(lv, [&](auto impl) { decltype(impl)::keygen_internal(seed.data(), pk.data(), sk.data()); });
+  return {};
+}
+
+Status keygen(Level lv, mut_byte_span seed_out, mut_byte_span pk, mut_byte_span sk) {
+  if (auto s = check_len("ML-DSA seed buffer", seed_out.size(), kSeedBytes); !s) return s;
+  if (!random_bytes(seed_out)) return Error{Errc::rng_failure, "OS random source failed"};
+  return keygen_internal(lv, seed_out, pk, sk);
+}
+
+Status sk_check(Level lv, byte_span sk, mut_byte_span pk) {
+  if (auto s = check_level(lv); !s) return s;
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA secret key", sk.size(), p.sk_bytes); !s) return s;
+  if (auto s = check_len("ML-DSA public key buffer", pk.size(), p.pk_bytes); !s) return s;
+  const bool ok = dispatch(lv, [&](auto impl) { return decltype(impl)::sk_check(sk.data(), pk.data()); });
+  if (!ok) {
+    secure_zero(pk.data(), pk.size());
+    return Error{Errc::key_check_failed, "ML-DSA secret key is malformed or inconsistent (s1/s2 range, t0, tr)"};
+  }
+  return {};
+}
+
+Status sign_mu(Level lv, byte_span sk, byte_span mu, byte_span rnd, mut_byte_span sig) {
+  if (auto s = check_level(lv); !s) return s;
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA secret key", sk.size(), p.sk_bytes); !s) return s;
+  if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
+  if (auto s = check_len("ML-DSA rnd", rnd.size(), kRndBytes); !s) return s;
+  if (auto s = check_len("ML-DSA signature buffer", sig.size(), p.sig_bytes); !s) return s;
+  const int rc = dispatch(lv, [&](auto impl) { return decltype(impl)::sign_mu(sk.data(), mu.data(), rnd.data(), sig.data()); });
+  if (rc != 1) secure_zero(sig.data(), sig.size());
+  return sign_result(rc);
+}
+
+Status sign_internal(Level lv, byte_span sk, byte_span mprime, byte_span rnd, mut_byte_span sig) {
+  if (auto s = check_level(lv); !s) return s;
+  if (auto s = check_len("ML-DSA secret key", sk.size(), params(lv).sk_bytes); !s) return s;
+  std::uint8_t mu[kMuBytes];
+  mu_from_tr(sk.data() + 64, nullptr, mprime, mu);
+  return sign_mu(lv, sk, byte_span(mu, kMuBytes), rnd, sig);
+}
+
+Status sign(Level lv, byte_span sk, byte_span msg, mut_byte_span sig, const Options& opt) {
+  if (auto s = check_level(lv); !s) return s;
+  if (auto s = check_len("ML-DSA secret key", sk.size(), params(lv).sk_bytes); !s) return s;
+  MPrime m;
+  if (auto s = format_mprime(m, msg, opt); !s) return s;
+  RndBuf rnd;
+  if (auto s = choose_rnd(opt, rnd); !s) return s;
+  std::uint8_t mu[kMuBytes];
+  mu_from_tr(sk.data() + 64, &m, {}, mu);
+  return sign_mu(lv, sk, byte_span(mu, kMuBytes), byte_span(rnd.b, kRndBytes), sig);
+}
+
+Status external_mu(Level lv, byte_span pk, byte_span msg, mut_byte_span mu, const Options& opt) {
+  if (auto s = check_level(lv); !s) return s;
+  if (auto s = check_len("ML-DSA public key", pk.size(), params(lv).pk_bytes); !s) return s;
+  if (auto s = check_len("ML-DSA mu buffer", mu.size(), kMuBytes); !s) return s;
+  MPrime m;
+  if (auto s = format_mprime(m, msg, opt); !s) return s;
+  std::uint8_t tr[kTrBytes];
+  dispatch(lv, [&](auto impl) { decltype(impl)::compute_tr(pk.data(), tr); });
+  mu_from_tr(tr, &m, {}, mu.data());
+  return {};
+}
+
+Status verify_mu(Level lv, byte_span pk, byte_span mu, byte_span sig) {
+  if (auto s = check_level(lv); !s) return s;
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA public key", pk.size(), p.pk_bytes); !s) return s;
+  if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
+  if (auto s = check_len("ML-DSA signature", sig.size(), p.sig_bytes); !s) return s;
+  return verify_result(dispatch(lv, [&](auto impl) { return decltype(impl)::verify_mu(pk.data(), mu.data(), sig.data()); }));
+}
+
+Status verify_internal(Level lv, byte_span pk, byte_span mprime, byte_span sig) {
+  if (auto s = check_level(lv); !s) return s;
+  if (auto s = check_len("ML-DSA public key", pk.size(), params(lv).pk_bytes); !s) return s;
+  std::uint8_t tr[kTrBytes], mu[kMuBytes];
+  dispatch(lv, [&](auto impl) { decltype(impl)::compute_tr(pk.data(), tr); });
+  mu_from_tr(tr, nullptr, mprime, mu);
+  return verify_mu(lv, pk, byte_span(mu, kMuBytes), sig);
+}
+
+Status verify(Level lv, byte_span pk, byte_span msg, byte_span sig, const Options& opt) {
+  std::uint8_t mu[kMuBytes];
+  if (auto s = external_mu(lv, pk, msg, mut_byte_span(mu, kMuBytes), opt); !s) return s;
+  return verify_mu(lv, pk, byte_span(mu, kMuBytes), sig);
+}
+
+}  // namespace pqsig::mldsa

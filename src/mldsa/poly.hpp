@@ -1,0 +1,67 @@
+// ML-DSA polynomial arithmetic over R_q = Z_q[X]/(X^256 + 1), q = 8380417 (FIPS 204 §2.3, §7.5).
+// Internal header. Coefficients are int32 in a signed representation; Montgomery arithmetic
+// with R = 2^32 (no division anywhere, constant time for secret inputs).
+//
+// The NTT and pointwise products sit behind a small function table (PolyBackend) so that a
+// SIMD backend (e.g. AVX2) can slot in beside the scalar reference without touching callers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "pqsig/mldsa.hpp"
+
+namespace pqsig::mldsa::detail {
+
+inline constexpr int kN = 256;
+inline constexpr std::int32_t Q = kQ;
+
+/// q^-1 mod 2^32 (Newton iteration at compile time).
+constexpr std::uint32_t compute_qinv() {
+  std::uint32_t x = 1;
+  for (int i = 0; i < 5; ++i) x *= 2u - static_cast<std::uint32_t>(Q) * x;
+  return x;
+}
+inline constexpr std::uint32_t kQinv = compute_qinv();
+static_assert(static_cast<std::uint32_t>(Q) * kQinv == 1u);
+
+/// Montgomery reduction: for |a| < q·2^31 returns r ≡ a·2^-32 (mod q) with |r| < q.
+inline std::int32_t montgomery_reduce(std::int64_t a) noexcept {
+  const std::int32_t t = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(a)) * kQinv);
+  return static_cast<std::int32_t>((a - static_cast<std::int64_t>(t) * Q) >> 32);
+}
+/// For |a| ≤ 2^31 − 2^22 − 1 returns r ≡ a (mod q) with −6283009 ≤ r ≤ 6283008.
+inline std::int32_t reduce32(std::int32_t a) noexcept {
+  const std::int32_t t = (a + (1 << 22)) >> 23;
+  return a - t * Q;
+}
+/// Adds q if a is negative (branch-free).
+inline std::int32_t caddq(std::int32_t a) noexcept { return a + ((a >> 31) & Q); }
+/// Standard representative in [0, q).
+inline std::int32_t freeze(std::int32_t a) noexcept { return caddq(reduce32(a)); }
+
+struct Poly {
+  std::int32_t c[kN];
+};
+
+/// NTT / pointwise backend. All functions are constant time.
+struct PolyBackend {
+  const char* name;
+  /// FIPS 204, Algorithm 41: NTT(w), in place. Input |w| < q, output |ŵ| < 9q.
+  void (*ntt)(std::int32_t w[kN]) noexcept;
+  /// FIPS 204, Algorithm 42: NTT^-1(ŵ), in place, with an extra factor 2^32 (cancels the
+  /// Montgomery factor of the pointwise product). Input |ŵ| < q, output |w| < q.
+  void (*invntt)(std::int32_t w[kN]) noexcept;
+  /// FIPS 204, Algorithm 45 (MultiplyNTT) in Montgomery form: c = a∘b·2^-32, |c| < q.
+  void (*pointwise)(std::int32_t c[kN], const std::int32_t a[kN], const std::int32_t b[kN]) noexcept;
+  /// c = Σ_j a[j]∘b[j]·2^-32 over n pairs (a, b are arrays of n polys), |c| < q.
+  /// Requires Σ|a·b| < q·2^31 per coefficient (true for Â·ŷ with n ≤ 7).
+  void (*pointwise_acc)(std::int32_t c[kN], const Poly* a, const Poly* b, int n) noexcept;
+};
+
+/// The backend selected at run time (scalar reference today; PQSIG_PORTABLE keeps it scalar).
+const PolyBackend& poly_backend() noexcept;
+/// The portable reference backend (SIMD backends are tested against it).
+const PolyBackend& poly_backend_scalar() noexcept;
+
+}  // namespace pqsig::mldsa::detail

@@ -1,0 +1,350 @@
+// SLH-DSA (FIPS 205): the one implementation of WOTS+, XMSS, the hypertree, FORS and the
+// internal key generation / signing / verification, templated over a parameter set P
+// (params.hpp) and its tweakable-hash family Hs (hash_shake.hpp §11.1, hash_sha2.hpp §11.2).
+//
+// Signing builds each Merkle tree once with a stack-based treehash that captures the
+// authentication path, the root and (for the signed WOTS+ leaf) the chain values on the way;
+// this yields exactly the bytes of FIPS 205 Algorithms 10, 12 and 16 while computing every
+// node once. All hashing goes through Hs::F/H/PRF/T with an explicit ADRS, so a multi-way
+// (4x Keccak / SHA-NI) leaf backend can later batch independent leaves or chains here.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "slhdsa/address.hpp"
+#include "slhdsa/params.hpp"
+
+namespace pqsig::slhdsa::detail {
+
+template <class P, class Hs>
+struct Slh {
+  using u8 = std::uint8_t;
+  static constexpr std::size_t n = P::n, hp = P::hp, d = P::d, a = P::a, k = P::k;
+  static constexpr std::size_t w = P::w, lg_w = P::lg_w, len = P::len, len1 = P::len1, len2 = P::len2;
+  static constexpr std::size_t max_height = hp > a ? hp : a;
+
+  // FIPS 205, Algorithm 4: base_2^b(X, b, out_len).
+  static void base_2b(const u8* x, unsigned b, std::size_t out_len, std::uint32_t* out) noexcept {
+    std::size_t in = 0;
+    unsigned bits = 0;
+    std::uint64_t total = 0;
+    for (std::size_t o = 0; o < out_len; ++o) {
+      while (bits < b) {
+        total = (total << 8) | x[in++];
+        bits += 8;
+      }
+      bits -= b;
+      out[o] = std::uint32_t((total >> bits) & ((std::uint64_t{1} << b) - 1));
+      total &= (std::uint64_t{1} << bits) - 1;
+    }
+  }
+
+  // FIPS 205, Algorithm 7 lines 1–9 (= Algorithm 8 lines 1–9): base-w digits of M and its checksum.
+  static void wots_digits(const u8* m, std::uint32_t msg[len]) noexcept {
+    base_2b(m, lg_w, len1, msg);
+    std::uint32_t csum = 0;
+    for (std::size_t i = 0; i < len1; ++i) csum += std::uint32_t(w - 1) - msg[i];
+    csum <<= (8 - ((len2 * lg_w) % 8)) % 8;
+    constexpr std::size_t cbytes = (len2 * lg_w + 7) / 8;
+    u8 cb[cbytes];
+    for (std::size_t i = 0; i < cbytes; ++i) cb[i] = u8(csum >> (8 * (cbytes - 1 - i)));  // toByte (Algorithm 3)
+    base_2b(cb, lg_w, len2, msg + len1);
+  }
+
+  // FIPS 205, Algorithm 5: chain(X, i, s, PK.seed, ADRS), in place on x.
+  static void chain(const Hs& hs, u8* x, std::uint32_t i, std::uint32_t s, Adrs& adrs) noexcept {
+    for (std::uint32_t j = i; j < i + s; ++j) {
+      adrs.setHashAddress(j);
+      hs.F(adrs, x, x);
+    }
+  }
+
+  // FIPS 205, Algorithm 6: wots_pkGen(SK.seed, PK.seed, ADRS). When `digits` is given this is
+  // also Algorithm 7 (wots_sign): sig[i] = chain(sk_i, 0, digits[i]) is captured on the way up.
+  static void wots_pkGen(const Hs& hs, Adrs& adrs, u8* pk, const std::uint32_t* digits, u8* sig) noexcept {
+    Adrs sk_adrs = adrs;
+    sk_adrs.setTypeAndClear(WOTS_PRF);
+    sk_adrs.setKeyPairAddress(adrs.getKeyPairAddress());
+    u8 tmp[len * n];
+    for (std::uint32_t i = 0; i < len; ++i) {
+      u8* x = tmp + i * n;
+      sk_adrs.setChainAddress(i);
+      hs.PRF(sk_adrs, x);
+      adrs.setChainAddress(i);
+      if (digits) {
+        chain(hs, x, 0, digits[i], adrs);
+        std::memcpy(sig + i * n, x, n);
+        chain(hs, x, digits[i], std::uint32_t(w - 1) - digits[i], adrs);
+      } else {
+        chain(hs, x, 0, std::uint32_t(w - 1), adrs);
+      }
+    }
+    Adrs pk_adrs = adrs;
+    pk_adrs.setTypeAndClear(WOTS_PK);
+    pk_adrs.setKeyPairAddress(adrs.getKeyPairAddress());
+    hs.T(pk_adrs, tmp, len, pk);
+  }
+
+  // FIPS 205, Algorithm 8: wots_pkFromSig(sig, M, PK.seed, ADRS).
+  static void wots_pkFromSig(const Hs& hs, const u8* sig, const u8* m, Adrs& adrs, u8* pk) noexcept {
+    std::uint32_t msg[len];
+    wots_digits(m, msg);
+    u8 tmp[len * n];
+    for (std::uint32_t i = 0; i < len; ++i) {
+      adrs.setChainAddress(i);
+      std::memcpy(tmp + i * n, sig + i * n, n);
+      chain(hs, tmp + i * n, msg[i], std::uint32_t(w - 1) - msg[i], adrs);
+    }
+    Adrs pk_adrs = adrs;
+    pk_adrs.setTypeAndClear(WOTS_PK);
+    pk_adrs.setKeyPairAddress(adrs.getKeyPairAddress());
+    hs.T(pk_adrs, tmp, len, pk);
+  }
+
+  // The tree computation of FIPS 205 Algorithms 9 (xmss_node) and 15 (fors_node), done once per
+  // tree with a stack: the root of the height-z tree whose leaf j is leaf(j, out), and, if auth
+  // is given, the authentication path of leaf `target` (auth[h] = node (h, (target >> h) ^ 1)).
+  // Inner node (height h, index i) is H(PK.seed, ADRS(height h, index (offset >> h) + i), left || right).
+  template <class LeafFn>
+  static void treehash(const Hs& hs, unsigned z, std::uint32_t offset, std::uint32_t target, Adrs& node_adrs,
+                       LeafFn&& leaf, u8* auth, u8* root) noexcept {
+    u8 stack[(max_height + 1) * n];
+    unsigned heights[max_height + 1];
+    std::size_t sp = 0;
+    for (std::uint32_t i = 0; i < (std::uint32_t{1} << z); ++i) {
+      leaf(i, stack + sp * n);
+      heights[sp] = 0;
+      if (auth && (i ^ 1u) == target) std::memcpy(auth, stack + sp * n, n);
+      ++sp;
+      std::uint32_t idx = i;
+      while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
+        unsigned ht = heights[sp - 1] + 1;
+        idx >>= 1;
+        node_adrs.setTreeHeight(ht);
+        node_adrs.setTreeIndex((offset >> ht) + idx);
+        hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
+        heights[sp - 2] = ht;
+        --sp;
+        if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
+      }
+    }
+    std::memcpy(root, stack, n);
+  }
+
+  // Algorithm 11 lines 5–15 / Algorithm 17 lines 6–18: climb from a leaf to the root along an
+  // authentication path. `idx` is the leaf's index in the ADRS tree-index space.
+  static void compute_root(const Hs& hs, u8* node, std::uint32_t idx, const u8* auth, std::size_t height,
+                           Adrs& adrs) noexcept {
+    u8 buf[2 * n];
+    for (std::size_t j = 0; j < height; ++j) {
+      adrs.setTreeHeight(std::uint32_t(j + 1));
+      if ((idx & 1) == 0) {
+        std::memcpy(buf, node, n);
+        std::memcpy(buf + n, auth + j * n, n);
+      } else {
+        std::memcpy(buf, auth + j * n, n);
+        std::memcpy(buf + n, node, n);
+      }
+      idx >>= 1;
+      adrs.setTreeIndex(idx);
+      hs.H(adrs, buf, node);
+    }
+  }
+
+  // FIPS 205, Algorithm 10: xmss_sign(M, SK.seed, idx, PK.seed, ADRS) → SIG_XMSS = sig || AUTH.
+  // Also returns the tree root (= xmss_pkFromSig(idx, SIG_XMSS, M, ...), which ht_sign needs).
+  // With m == nullptr it only computes the root (FIPS 205, Algorithm 9: xmss_node(SK.seed, 0, h', ...)).
+  static void xmss_sign(const Hs& hs, const u8* m, std::uint32_t idx, const Adrs& adrs, u8* sig_xmss,
+                        u8* root) noexcept {
+    std::uint32_t digits[len];
+    if (m) wots_digits(m, digits);
+    Adrs leaf_adrs = adrs;
+    leaf_adrs.setTypeAndClear(WOTS_HASH);
+    Adrs node_adrs = adrs;
+    node_adrs.setTypeAndClear(TREE);
+    auto leaf = [&](std::uint32_t i, u8* out) {
+      leaf_adrs.setKeyPairAddress(i);
+      const bool signed_leaf = m && i == idx;  // idx is public (it is part of the signature)
+      wots_pkGen(hs, leaf_adrs, out, signed_leaf ? digits : nullptr, sig_xmss);
+    };
+    treehash(hs, unsigned(hp), 0, m ? idx : ~std::uint32_t{0}, node_adrs, leaf, m ? sig_xmss + len * n : nullptr,
+             root);
+  }
+
+  // FIPS 205, Algorithm 11: xmss_pkFromSig(idx, SIG_XMSS, M, PK.seed, ADRS).
+  static void xmss_pkFromSig(const Hs& hs, std::uint32_t idx, const u8* sig_xmss, const u8* m, const Adrs& adrs_in,
+                             u8* root) noexcept {
+    Adrs adrs = adrs_in;
+    adrs.setTypeAndClear(WOTS_HASH);
+    adrs.setKeyPairAddress(idx);
+    u8 node[n];
+    wots_pkFromSig(hs, sig_xmss, m, adrs, node);
+    adrs.setTypeAndClear(TREE);
+    adrs.setTreeIndex(idx);
+    compute_root(hs, node, idx, sig_xmss + len * n, hp, adrs);
+    std::memcpy(root, node, n);
+  }
+
+  // FIPS 205, Algorithm 12: ht_sign(M, SK.seed, PK.seed, idx_tree, idx_leaf).
+  static void ht_sign(const Hs& hs, const u8* m, std::uint64_t idx_tree, std::uint32_t idx_leaf, u8* sig_ht) noexcept {
+    Adrs adrs;
+    adrs.setTreeAddress(idx_tree);
+    u8 root[n], next[n];
+    xmss_sign(hs, m, idx_leaf, adrs, sig_ht, root);
+    for (std::uint32_t j = 1; j < d; ++j) {
+      idx_leaf = std::uint32_t(idx_tree & ((std::uint64_t{1} << hp) - 1));
+      idx_tree >>= hp;
+      adrs.setLayerAddress(j);
+      adrs.setTreeAddress(idx_tree);
+      xmss_sign(hs, root, idx_leaf, adrs, sig_ht + j * P::xmss_sig_bytes, next);
+      std::memcpy(root, next, n);
+    }
+  }
+
+  // FIPS 205, Algorithm 13: ht_verify(M, SIG_HT, PK.seed, idx_tree, idx_leaf, PK.root).
+  static bool ht_verify(const Hs& hs, const u8* m, const u8* sig_ht, std::uint64_t idx_tree, std::uint32_t idx_leaf,
+                        const u8* pk_root) noexcept {
+    Adrs adrs;
+    adrs.setTreeAddress(idx_tree);
+    u8 node[n], next[n];
+    xmss_pkFromSig(hs, idx_leaf, sig_ht, m, adrs, node);
+    for (std::uint32_t j = 1; j < d; ++j) {
+      idx_leaf = std::uint32_t(idx_tree & ((std::uint64_t{1} << hp) - 1));
+      idx_tree >>= hp;
+      adrs.setLayerAddress(j);
+      adrs.setTreeAddress(idx_tree);
+      xmss_pkFromSig(hs, idx_leaf, sig_ht + j * P::xmss_sig_bytes, node, adrs, next);
+      std::memcpy(node, next, n);
+    }
+    return std::memcmp(node, pk_root, n) == 0;  // public values
+  }
+
+  // FIPS 205, Algorithm 14: fors_skGen(SK.seed, PK.seed, ADRS, idx).
+  static void fors_skGen(const Hs& hs, const Adrs& adrs, std::uint32_t idx, u8* out) noexcept {
+    Adrs sk_adrs = adrs;
+    sk_adrs.setTypeAndClear(FORS_PRF);
+    sk_adrs.setKeyPairAddress(adrs.getKeyPairAddress());
+    sk_adrs.setTreeIndex(idx);
+    hs.PRF(sk_adrs, out);
+  }
+
+  // FIPS 205, Algorithm 16: fors_sign(md, SK.seed, PK.seed, ADRS) with Algorithm 15 (fors_node) as
+  // a treehash per tree. Also returns PK_FORS (= fors_pkFromSig of the result, Algorithm 17).
+  static void fors_sign(const Hs& hs, const u8* md, const Adrs& adrs, u8* sig_fors, u8* pk_fors) noexcept {
+    std::uint32_t indices[k];
+    base_2b(md, unsigned(a), k, indices);
+    u8 roots[k * n];
+    Adrs leaf_adrs = adrs;
+    Adrs node_adrs = adrs;
+    for (std::uint32_t i = 0; i < k; ++i) {
+      const std::uint32_t offset = i << a;
+      u8* s = sig_fors + i * (1 + a) * n;
+      fors_skGen(hs, adrs, offset + indices[i], s);
+      auto leaf = [&](std::uint32_t j, u8* out) {
+        fors_skGen(hs, adrs, offset + j, out);
+        leaf_adrs.setTreeHeight(0);
+        leaf_adrs.setTreeIndex(offset + j);
+        hs.F(leaf_adrs, out, out);
+      };
+      treehash(hs, unsigned(a), offset, indices[i], node_adrs, leaf, s + n, roots + i * n);
+    }
+    Adrs pk_adrs = adrs;
+    pk_adrs.setTypeAndClear(FORS_ROOTS);
+    pk_adrs.setKeyPairAddress(adrs.getKeyPairAddress());
+    hs.T(pk_adrs, roots, k, pk_fors);
+  }
+
+  // FIPS 205, Algorithm 17: fors_pkFromSig(SIG_FORS, md, PK.seed, ADRS).
+  static void fors_pkFromSig(const Hs& hs, const u8* sig_fors, const u8* md, const Adrs& adrs_in,
+                             u8* pk_fors) noexcept {
+    std::uint32_t indices[k];
+    base_2b(md, unsigned(a), k, indices);
+    u8 roots[k * n];
+    Adrs adrs = adrs_in;
+    for (std::uint32_t i = 0; i < k; ++i) {
+      const u8* s = sig_fors + i * (1 + a) * n;
+      const std::uint32_t idx = (i << a) + indices[i];
+      adrs.setTreeHeight(0);
+      adrs.setTreeIndex(idx);
+      u8* node = roots + i * n;
+      hs.F(adrs, s, node);
+      compute_root(hs, node, idx, s + n, a, adrs);
+    }
+    Adrs pk_adrs = adrs;
+    pk_adrs.setTypeAndClear(FORS_ROOTS);
+    pk_adrs.setKeyPairAddress(adrs.getKeyPairAddress());
+    hs.T(pk_adrs, roots, k, pk_fors);
+  }
+
+  // FIPS 205, Algorithm 19 lines 6–12: split the digest into md, idx_tree, idx_leaf.
+  static void split_digest(const u8* digest, std::uint64_t& idx_tree, std::uint32_t& idx_leaf) noexcept {
+    std::uint64_t t = 0;
+    for (std::size_t i = 0; i < P::tree_bytes; ++i) t = (t << 8) | digest[P::md_bytes + i];  // toInt (Algorithm 2)
+    if constexpr (P::tree_bits < 64) t &= (std::uint64_t{1} << P::tree_bits) - 1;
+    std::uint32_t l = 0;
+    for (std::size_t i = 0; i < P::leaf_bytes; ++i) l = (l << 8) | digest[P::md_bytes + P::tree_bytes + i];
+    l &= (std::uint32_t{1} << hp) - 1;
+    idx_tree = t;
+    idx_leaf = l;
+  }
+
+  // FIPS 205, Algorithm 18: slh_keygen_internal(SK.seed, SK.prf, PK.seed).
+  static void keygen_internal(const u8* sk_seed, const u8* sk_prf, const u8* pk_seed, u8* sk, u8* pk) noexcept {
+    Hs hs(pk_seed, sk_seed);
+    Adrs adrs;
+    adrs.setLayerAddress(std::uint32_t(d - 1));
+    u8 root[n];
+    xmss_sign(hs, nullptr, 0, adrs, nullptr, root);  // PK.root = xmss_node(SK.seed, 0, h', PK.seed, ADRS)
+    std::memmove(sk, sk_seed, n);
+    std::memmove(sk + n, sk_prf, n);
+    std::memmove(sk + 2 * n, pk_seed, n);
+    std::memcpy(sk + 3 * n, root, n);
+    std::memcpy(pk, pk_seed, n);
+    std::memcpy(pk + n, root, n);
+  }
+
+  // FIPS 205, Algorithm 19: slh_sign_internal(M, SK, addrnd).
+  static void sign_internal(const Msg& m, const u8* sk, const u8* addrnd, u8* sig) noexcept {
+    const u8* sk_seed = sk;
+    const u8* sk_prf = sk + n;
+    const u8* pk_seed = sk + 2 * n;
+    const u8* pk_root = sk + 3 * n;
+    Hs hs(pk_seed, sk_seed);
+    Hs::PRF_msg(sk_prf, addrnd, m, sig);  // R
+    u8 digest[P::m];
+    Hs::H_msg(sig, pk_seed, pk_root, m, digest);
+    std::uint64_t idx_tree;
+    std::uint32_t idx_leaf;
+    split_digest(digest, idx_tree, idx_leaf);
+    Adrs adrs;
+    adrs.setTreeAddress(idx_tree);
+    adrs.setTypeAndClear(FORS_TREE);
+    adrs.setKeyPairAddress(idx_leaf);
+    u8 pk_fors[n];
+    fors_sign(hs, digest, adrs, sig + n, pk_fors);
+    ht_sign(hs, pk_fors, idx_tree, idx_leaf, sig + n + P::fors_sig_bytes);
+  }
+
+  // FIPS 205, Algorithm 20: slh_verify_internal(M, SIG, PK) (the caller checked |SIG|).
+  static bool verify_internal(const Msg& m, const u8* sig, const u8* pk) noexcept {
+    const u8* pk_seed = pk;
+    const u8* pk_root = pk + n;
+    Hs hs(pk_seed, nullptr);
+    u8 digest[P::m];
+    Hs::H_msg(sig, pk_seed, pk_root, m, digest);
+    std::uint64_t idx_tree;
+    std::uint32_t idx_leaf;
+    split_digest(digest, idx_tree, idx_leaf);
+    Adrs adrs;
+    adrs.setTreeAddress(idx_tree);
+    adrs.setTypeAndClear(FORS_TREE);
+    adrs.setKeyPairAddress(idx_leaf);
+    u8 pk_fors[n];
+    fors_pkFromSig(hs, sig + n, digest, adrs, pk_fors);
+    return ht_verify(hs, pk_fors, sig + n + P::fors_sig_bytes, idx_tree, idx_leaf, pk_root);
+  }
+
+  static constexpr Ops ops() noexcept { return Ops{&keygen_internal, &sign_internal, &verify_internal}; }
+};
+
+}  // namespace pqsig::slhdsa::detail

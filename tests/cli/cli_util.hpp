@@ -1,0 +1,62 @@
+// Helpers for tests that run the built `pqsig` binary in a temporary directory.
+#pragma once
+
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+struct RunResult {
+  int code = -1;
+  std::string out, err;
+};
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string t = std::string(::testing::TempDir()) + "pqsig_cli_XXXXXX";
+    char* p = ::mkdtemp(t.data());
+    if (p) path_ = p;
+  }
+  ~TempDir() {
+    if (!path_.empty()) {
+      std::string cmd = "rm -rf '" + path_ + "'";
+      if (std::system(cmd.c_str()) != 0) {
+      }
+    }
+  }
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+inline std::string slurp_file(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+inline void write_text(const std::string& p, const std::string& s) {
+  std::ofstream f(p, std::ios::binary);
+  f << s;
+}
+
+/// Run `pqsig <args>` inside `dir` (args are passed to /bin/sh verbatim).
+inline RunResult run_pqsig(const TempDir& dir, const std::string& args, const std::string& stdin_file = "") {
+  std::string o = dir.file(".stdout"), e = dir.file(".stderr");
+  std::string cmd = "cd '" + dir.path() + "' && '" PQSIG_BINARY_DIR "/pqsig' " + args + " >'" + o + "' 2>'" + e + "'";
+  if (!stdin_file.empty()) cmd += " <'" + stdin_file + "'";
+  int st = std::system(cmd.c_str());
+  RunResult r;
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp_file(o);
+  r.err = slurp_file(e);
+  return r;
+}
