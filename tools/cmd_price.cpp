@@ -66,12 +66,14 @@ void run_price(const PriceArgs& a) {
     o.budget_ms_per_op = 40;
     o.warmup_ms = 5;
     o.min_samples = 3;
+    o.min_samples_slow = 1;
     o.distinct_messages = 32;
   } else {
     rep.mode = "default";
     o.budget_ms_per_op = 250;
     o.warmup_ms = 20;
     o.min_samples = 5;
+    o.min_samples_slow = 5;
     o.distinct_messages = 256;
   }
   if (a.budget_ms > 0) {

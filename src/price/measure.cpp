@@ -199,28 +199,34 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
   const auto w0 = Clock::now();
   std::size_t warm = 0;
   double warm_ns = 0;
+  std::vector<double> samples;
   do {
+    const double c0 = sample_clock_ns(o.thread_cpu_time);
     if (auto st = op.run(); !st) {
       res.error = st.error().what();
       return res;
     }
     ++warm;
     warm_ns = ns_since(w0);
+    if (warm == 1 && warm_ns >= o.slow_op_ns) {
+      samples.push_back(sample_clock_ns(o.thread_cpu_time) - c0);  // a slow op's warm-up is its first sample
+      break;
+    }
   } while (warm_ns < o.warmup_ms * 1e6 && warm < 1000000);
   const double est = warm_ns / static_cast<double>(warm);
+  const std::size_t min_samples = samples.empty() ? o.min_samples : std::max<std::size_t>(1, o.min_samples_slow);
   // Fast operations are timed in batches so the clock's own cost stays negligible.
   std::size_t batch = 1;
   if (est > 0 && est < o.min_sample_ns) batch = static_cast<std::size_t>(std::ceil(o.min_sample_ns / est));
   batch = std::min<std::size_t>(batch, 100000);
   res.batch = batch;
 
-  std::vector<double> samples;
   samples.reserve(std::min<std::size_t>(o.max_samples, 4096));
   const double budget_ns = o.budget_ms_per_op * 1e6;
   const auto t0 = Clock::now();
   for (;;) {
     if (samples.size() >= o.max_samples) break;
-    if (samples.size() >= o.min_samples && ns_since(t0) >= budget_ns) break;
+    if (samples.size() >= min_samples && ns_since(t0) >= budget_ns) break;
     const double s0 = sample_clock_ns(o.thread_cpu_time);
     for (std::size_t k = 0; k < batch; ++k) {
       if (auto st = op.run(); !st) {

@@ -33,6 +33,8 @@ json options_json(const Report& r) {
           {"budget_ms_per_op", o.budget_ms_per_op},
           {"warmup_ms", o.warmup_ms},
           {"min_samples", o.min_samples},
+          {"min_samples_slow", o.min_samples_slow},
+          {"slow_op_ns", o.slow_op_ns},
           {"max_samples", o.max_samples},
           {"distinct_messages", o.distinct_messages},
           {"message", o.message_size ? "random bytes" : "web-bot-auth signature base"},

@@ -167,16 +167,16 @@ std::string render_text(const Report& rep) {
   // ---- hybrids
   if (!rep.hybrids.empty()) {
     o += "\nHybrids: classical alone -> classical + PQ (pairs = two labels over one base; composites = one signature)\n";
-    o += pad("hybrid", 26) + pad("sig bytes", 22) + pad("pk bytes", 20) + pad("header bytes", 22) +
+    o += pad("hybrid", 26) + pad("sig bytes", 22) + pad("pk bytes", 23) + pad("header bytes", 24) +
          "verify/s/core\n";
     for (const auto& h : rep.hybrids) {
       std::string line = pad(h.name, 26);
       line += pad(format_bytes(h.classical_sig) + " -> " + format_bytes(h.hybrid_sig) + " (+" +
                       format_bytes(h.hybrid_sig - std::min(h.hybrid_sig, h.classical_sig)) + ")", 22);
       line += pad(format_bytes(h.classical_pk) + " -> " + format_bytes(h.hybrid_pk) + " (+" +
-                      format_bytes(h.hybrid_pk - std::min(h.hybrid_pk, h.classical_pk)) + ")", 20);
+                      format_bytes(h.hybrid_pk - std::min(h.hybrid_pk, h.classical_pk)) + ")", 23);
       line += pad(format_bytes(h.classical_header) + " -> " + format_bytes(h.hybrid_header) + " (+" +
-                      format_bytes(h.hybrid_header - std::min(h.hybrid_header, h.classical_header)) + ")", 22);
+                      format_bytes(h.hybrid_header - std::min(h.hybrid_header, h.classical_header)) + ")", 24);
       if (h.available)
         line += rate(h.verifies_per_s_before) + " -> " + rate(h.verifies_per_s_after) +
                 fmt(" (%.0f%%)", 100.0 * h.verifies_per_s_after / h.verifies_per_s_before);
