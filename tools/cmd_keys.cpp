@@ -103,7 +103,7 @@ void register_keys(CLI::App& app) {
     c->add_option("--alg", o.alg, "suite id (see `pqsig suites`), e.g. ml-dsa-65, ml-dsa-65+ed25519, ed25519")->required();
     c->add_option("--seed", o.seed, "private key / seed as hex (deterministic key generation)");
     c->add_option("-o,--out", o.out, "output file (default: stdout)");
-    c->add_flag("--pem", o.pem, "write PKCS#8 PEM (seed-only form) instead of a JWK (ML-DSA, ML-KEM)");
+    c->add_flag("--pem", o.pem, "write PKCS#8 PEM instead of a JWK (ML-DSA seed-only form, RFC 9881; Ed25519/Ed448/ECDSA/RSA)");
     c->add_flag("--force", o.force, "replace an existing output file");
     c->callback([] {
       auto s = parse_suite_ref(o.alg);
@@ -153,7 +153,7 @@ void register_keys(CLI::App& app) {
     c->add_option("key", o.key, "key file (JWK or PEM)")->required();
     c->add_option("-o,--out", o.out, "output file (default: stdout)");
     c->add_option("--suite", o.suite, "suite for keys whose JWK does not name one (RSA / oct without alg)");
-    c->add_flag("--pem", o.pem, "SPKI PEM instead of a JWK (ML-DSA, ML-KEM)");
+    c->add_flag("--pem", o.pem, "SPKI PEM instead of a JWK (ML-DSA, ML-KEM, classical suites)");
     c->add_flag("--thumbprint", o.thumb, "print only the RFC 7638 thumbprint");
     c->callback([] {
       auto k = load_key_file(o.key, o.suite);

@@ -12,6 +12,7 @@
 
 #include "jose/der.hpp"
 #include "jose/internal.hpp"
+#include "pqsig/classical.hpp"
 
 namespace pqsig::jose {
 
@@ -44,11 +45,13 @@ Result<const OidRow*> parse_algorithm(byte_span contents) {
   der::Reader r(contents);
   auto o = r.expect(der::tag::oid, "algorithm OID");
   if (!o) return o.error();
-  if (!r.empty()) return bad("AlgorithmIdentifier: parameters must be absent");
   auto dotted = der::oid_to_string(o->contents);
   if (!dotted) return dotted.error();
-  for (const auto& row : kOids)
-    if (row.oid == *dotted) return &row;
+  for (const auto& row : kOids) {
+    if (row.oid != *dotted) continue;
+    if (!r.empty()) return bad("AlgorithmIdentifier: parameters must be absent");
+    return &row;
+  }
   return Error{Errc::unknown_suite, "no suite for algorithm OID " + *dotted};
 }
 
@@ -85,6 +88,7 @@ Result<std::string> oid_for_suite(const SuiteInfo& s) {
 // RFC 5280 §4.1: SubjectPublicKeyInfo ::= SEQUENCE { algorithm, subjectPublicKey BIT STRING }.
 Result<bytes> to_spki_der(const SuiteInfo& s, byte_span pub) {
   const auto* r = row_for(s);
+  if (!r && s.family == "classical") return classical::export_spki_der(s, pub);
   if (!r) return Error{Errc::unsupported, std::string(s.id) + ": no SPKI form"};
   if (pub.size() != s.public_key_size) return Error{Errc::invalid_length, "SPKI: wrong public key length"};
   bytes alg = algorithm_identifier(*r);
@@ -95,6 +99,11 @@ Result<bytes> to_spki_der(const SuiteInfo& s, byte_span pub) {
 // RFC 5958 §2: OneAsymmetricKey v1 (version 0) with the seed-only private key CHOICE.
 Result<bytes> to_pkcs8_der(const SigningKey& key) {
   const auto* r = row_for(key.suite());
+  if (!r && key.suite().family == "classical") {
+    auto d = classical::export_pkcs8_der(key.suite(), key.private_key());
+    if (!d) return d.error();
+    return bytes(d->span().begin(), d->span().end());
+  }
   if (!r) return Error{Errc::unsupported, std::string(key.suite().id) + ": no PKCS#8 form"};
   auto seed = key.private_key();
   if (seed.size() != r->seed_len) return Error{Errc::internal, "PKCS#8: unexpected seed length"};
@@ -109,12 +118,15 @@ Result<bytes> to_pkcs8_der(const SigningKey& key) {
 }
 
 Result<std::string> to_spki_pem(const SuiteInfo& s, byte_span pub) {
+  if (!row_for(s) && s.family == "classical") return classical::export_spki_pem(s, pub);
   auto d = to_spki_der(s, pub);
   if (!d) return d.error();
   return der::pem_encode("PUBLIC KEY", *d);
 }
 
 Result<std::string> to_pkcs8_pem(const SigningKey& key) {
+  if (!row_for(key.suite()) && key.suite().family == "classical")
+    return classical::export_pkcs8_pem(key.suite(), key.private_key());
   auto d = to_pkcs8_der(key);
   if (!d) return d.error();
   std::string pem = der::pem_encode("PRIVATE KEY", *d);
@@ -257,6 +269,17 @@ Result<LoadedKey> load_key_text(std::string_view text, std::string_view suite_hi
   if (i < text.size() && text[i] == '{') return load_jwk(text, suite_hint);
   if (text.find("-----BEGIN ") != std::string_view::npos) {
     auto k = load_pem(text);
+    if (!k && (k.error().code == Errc::unknown_suite || k.error().message.find("expected PUBLIC KEY") != std::string::npos)) {
+      // Not an ML-DSA / ML-KEM container: the classical layer imports SPKI / PKCS#8 / PKCS#1 /
+      // SEC1 for Ed25519, Ed448, P-256, P-384 and RSA.
+      auto c = classical::import_pem(text, suite_hint);
+      if (!c) return c.error();
+      detail::KeyMaterial m;
+      m.suite = c->suite;
+      m.pub = c->public_key;
+      if (c->has_private()) m.priv = std::move(c->private_key);
+      return finish_key(std::move(m));
+    }
     if (!k) return k.error();
     if (!suite_hint.empty()) {
       auto h = parse_suite_ref(suite_hint);

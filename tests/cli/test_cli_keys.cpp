@@ -181,4 +181,15 @@ TEST(CliKeys, PemKeys) {
   // same key as JWK → same kid
   auto a = run_pqsig(d, "pubkey --thumbprint k.pem"), b = run_pqsig(d, "pubkey --thumbprint k.pub.pem");
   EXPECT_EQ(a.out, b.out);
+  // classical keys go through the classical layer's PKCS#8 / SPKI
+  for (std::string alg : {"ed25519", "ecdsa-p256-sha256"}) {
+    auto c = run_pqsig(d, "keygen --alg " + alg + " --pem -o " + alg + ".pem");
+    if (c.err.find("not available in this build") != std::string::npos) continue;
+    ASSERT_EQ(c.code, 0) << alg << ": " << c.err;
+    ASSERT_EQ(run_pqsig(d, "pubkey --pem " + alg + ".pem -o " + alg + ".pub.pem").code, 0) << alg;
+    ASSERT_EQ(run_pqsig(d, "sign --key " + alg + ".pem -o " + alg + ".sig msg.txt").code, 0) << alg;
+    EXPECT_EQ(run_pqsig(d, "verify --key " + alg + ".pub.pem --sig " + alg + ".sig msg.txt").code, 0) << alg;
+    auto jw = run_pqsig(d, "pubkey " + alg + ".pem");
+    EXPECT_NE(jw.out.find("\"kty\":\"" + std::string(alg == "ed25519" ? "OKP" : "EC") + "\""), std::string::npos) << jw.out;
+  }
 }
