@@ -73,7 +73,7 @@ void run_price(const PriceArgs& a) {
     o.budget_ms_per_op = 250;
     o.warmup_ms = 20;
     o.min_samples = 5;
-    o.min_samples_slow = 5;
+    o.min_samples_slow = 3;  // > 50 ms per call (SLH-DSA "s" signing, RSA keygen): keeps the run < 2 min
     o.distinct_messages = 256;
   }
   if (a.budget_ms > 0) {
