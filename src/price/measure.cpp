@@ -207,7 +207,7 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
   std::size_t warm = 0;
   double warm_ns = 0;
   std::vector<double> samples;
-  if (op.presample_ns >= o.slow_op_ns) {
+  if (op.presample_ns > 0 && op.presample_ns >= o.slow_op_ns) {
     samples.push_back(op.presample_ns);
     warm = 1;
     warm_ns = op.presample_ns;
