@@ -28,6 +28,7 @@ struct PriceArgs {
   double cpu_budget_ms = 0;
   std::size_t message_size = 0;
   bool message_size_set = false;
+  std::size_t min_samples = 0, min_samples_slow = 0;
 };
 
 void write_file(const std::string& path, const std::string& data) {
@@ -73,7 +74,7 @@ void run_price(const PriceArgs& a) {
     o.budget_ms_per_op = 250;
     o.warmup_ms = 20;
     o.min_samples = 5;
-    o.min_samples_slow = 5;
+    o.min_samples_slow = 3;  // > 50 ms per call (SLH-DSA "s" signing, RSA keygen): keeps the run < 2 min
     o.distinct_messages = 256;
   }
   if (a.budget_ms > 0) {
@@ -81,6 +82,8 @@ void run_price(const PriceArgs& a) {
     rep.mode += ", custom budget";
   }
   if (a.message_size_set) o.message_size = a.message_size;
+  if (a.min_samples) o.min_samples = a.min_samples;
+  if (a.min_samples_slow) o.min_samples_slow = a.min_samples_slow;
   o.keep_samples = !a.jsonl.empty();
   o.thread_cpu_time = a.cpu_time;
 
@@ -132,6 +135,11 @@ void register_price(CLI::App& app) {
   cmd->add_option_function<std::size_t>(
          "--message-size", [](const std::size_t& n) { a.message_size = n, a.message_size_set = true; },
          "sign N-byte messages instead of the Web Bot Auth signature base (0 = the base)");
+  cmd->add_option("--min-samples", a.min_samples, "minimum samples per operation (overrides the mode)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--min-samples-slow", a.min_samples_slow,
+                  "minimum samples of operations slower than 50 ms per call (overrides the mode)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--cpu-time", a.cpu_time,
                 "time samples with the thread's CPU clock instead of wall time (for shared, loaded machines)");
   cmd->add_flag("--no-progress", a.no_progress, "no progress indicator on stderr");

@@ -80,7 +80,9 @@ struct KemState {
 };
 
 Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest& r, const MeasureOptions& o) {
+  const double k0 = sample_clock_ns(o.thread_cpu_time);
   auto key = SigningKey::generate(s);
+  const double keygen_ns = sample_clock_ns(o.thread_cpu_time) - k0;
   if (!key) return key.error();
   auto st = std::make_shared<SigState>(std::move(key.value()));
   st->suite = &s;
@@ -90,7 +92,9 @@ Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest&
     st->vk.emplace(std::move(vk.value()));
   }
   st->msgs = make_messages(r, s, o);
+  const double s0 = sample_clock_ns(o.thread_cpu_time);
   auto sig = st->sk.sign(st->msgs[0]);
+  const double sign_ns = sample_clock_ns(o.thread_cpu_time) - s0;
   if (!sig) return sig.error();
   if (auto ok = st->verify(0, *sig); !ok)
     return Error{Errc::internal, std::string(s.id) + ": self-check failed: " + ok.error().what()};
@@ -108,11 +112,13 @@ Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest&
 
   SigState* S = st.get();
   const std::size_t cap = std::max<std::size_t>(1, o.distinct_messages);
-  p.ops.push_back({"keygen", [S]() -> Status {
+  p.ops.push_back({"keygen",
+                   [S]() -> Status {
                      auto k = SigningKey::generate(*S->suite);
                      if (!k) return k.error();
                      return {};
-                   }});
+                   },
+                   keygen_ns});
   p.ops.push_back({"sign", [S, cap]() -> Status {
                      const std::size_t mi = S->next_sign++ % S->msgs.size();
                      auto sg = S->sk.sign(S->msgs[mi]);
@@ -120,7 +126,8 @@ Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest&
                      if (S->pool.size() < cap) S->pool.emplace_back(mi, std::move(sg.value()));
                      else S->pool[mi % cap] = {mi, std::move(sg.value())};
                      return {};
-                   }});
+                   },
+                   sign_ns});
   p.ops.push_back({"verify", [S]() -> Status {
                      const auto& [mi, sg] = S->pool[S->next_verify++ % S->pool.size()];
                      return S->verify(mi, sg);
@@ -200,7 +207,11 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
   std::size_t warm = 0;
   double warm_ns = 0;
   std::vector<double> samples;
-  do {
+  if (op.presample_ns > 0 && op.presample_ns >= o.slow_op_ns) {
+    samples.push_back(op.presample_ns);
+    warm = 1;
+    warm_ns = op.presample_ns;
+  } else do {
     const double c0 = sample_clock_ns(o.thread_cpu_time);
     if (auto st = op.run(); !st) {
       res.error = st.error().what();
@@ -224,9 +235,11 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
   samples.reserve(std::min<std::size_t>(o.max_samples, 4096));
   const double budget_ns = o.budget_ms_per_op * 1e6;
   const auto t0 = Clock::now();
+  // A slow operation's first sample already spent its time: it counts towards the budget.
+  const double spent_ns = samples.empty() ? 0.0 : samples.front();
   for (;;) {
     if (samples.size() >= o.max_samples) break;
-    if (samples.size() >= min_samples && ns_since(t0) >= budget_ns) break;
+    if (samples.size() >= min_samples && spent_ns + ns_since(t0) >= budget_ns) break;
     const double s0 = sample_clock_ns(o.thread_cpu_time);
     for (std::size_t k = 0; k < batch; ++k) {
       if (auto st = op.run(); !st) {

@@ -251,3 +251,20 @@ TEST(PriceEngine, SlowOperationsCountTheirWarmUpAndUseTheSlowMinimum) {
   EXPECT_EQ(r.stats.n, 2u);
   EXPECT_EQ(calls, 2);  // the warm-up call is the first sample
 }
+
+TEST(PriceEngine, SlowPresampleFromPreparationIsTheFirstSample) {
+  MeasureOptions o = fast_options();
+  o.budget_ms_per_op = 0;
+  o.min_samples_slow = 1;
+  int calls = 0;
+  Operation op{"sign", [&]() -> Status { ++calls; return spin(100); }, 2e9};  // a 2 s signature made while preparing
+  OpResult r = measure_operation(op, o);
+  EXPECT_EQ(r.stats.n, 1u);
+  EXPECT_EQ(calls, 0);
+  EXPECT_DOUBLE_EQ(r.stats.median_ns, 2e9);
+  // a fast presample is ignored: normal warm-up and minimum count
+  Operation fast{"verify", [&]() -> Status { ++calls; return spin(100); }, 1000};
+  o.min_sample_ns = 0;
+  OpResult f = measure_operation(fast, o);
+  EXPECT_EQ(f.stats.n, o.min_samples);
+}
