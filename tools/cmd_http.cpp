@@ -118,6 +118,7 @@ void run_sign(const SignOpts& o) {
       }
     }
     if (!o.digest.empty()) so.components.push_back(hs::component("content-digest"));
+    wba::set_log_sink([](std::string_view) {});  // one process per request: warnings below suffice
     wba::Signer signer(std::move(labels), so);
     auto r = signer.sign(msg);
     if (!r) throw Exit{r.error().code == Errc::policy ? kExitInvalid : kExitUsage, r.error().message};
