@@ -204,6 +204,7 @@ class Sha2Hash {
     c256_(s, blk, 1);
     for (std::size_t i = 0; i < n / 4; ++i) sha2util::store_be32(out + 4 * i, s[i]);
     wipe(blk, sizeof blk);  // may hold SK.seed (PRF) or a secret chain value
+    wipe(s, sizeof s);      // PRF output = a WOTS+ / FORS secret
   }
   template <std::size_t InBytes, class In>
   void sha256_one_block_x4(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
@@ -223,7 +224,8 @@ class Sha2Hash {
     c256x4_(hs, bs);
     for (int q = 0; q < 4; ++q)
       for (std::size_t i = 0; i < n / 4; ++i) sha2util::store_be32(out[q] + 4 * i, s[q][i]);
-    wipe(blk, sizeof blk);
+    wipe(blk, sizeof blk);  // SK.seed (PRF) or secret chain values
+    wipe(s, sizeof s);
   }
   template <std::size_t InBytes>
   void sha512_one_block(const Adrs& adrs, const std::uint8_t* in, std::uint8_t* out) const noexcept {
@@ -239,6 +241,7 @@ class Sha2Hash {
     hash::sha512_compress(s, blk, 1);
     for (std::size_t i = 0; i < n / 8; ++i) sha2util::store_be64(out + 8 * i, s[i]);
     wipe(blk, sizeof blk);
+    wipe(s, sizeof s);
   }
 
   hash::detail::Sha256CompressFn c256_;
