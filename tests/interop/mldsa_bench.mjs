@@ -1,10 +1,11 @@
-// Benchmark anchor: @noble/post-quantum ML-DSA keygen / sign / verify medians (µs) on this machine.
+// Benchmark anchor: @noble/post-quantum ML-DSA keygen / sign / verify medians (CPU µs) on this machine.
 // Usage: node mldsa_bench.mjs [iterations]   (prints one JSON object)
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 
 const iters = Number(process.argv[2] || 50);
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[Math.floor(s.length / 2)]; };
-const time = (fn) => { const t0 = process.hrtime.bigint(); fn(); return Number(process.hrtime.bigint() - t0) / 1000; };
+// CPU time of this process (user + system, µs): robust on a shared, oversubscribed machine.
+const time = (fn) => { const c0 = process.cpuUsage(); fn(); const c = process.cpuUsage(c0); return c.user + c.system; };
 const out = {};
 for (const [name, alg] of [['ML-DSA-44', ml_dsa44], ['ML-DSA-65', ml_dsa65], ['ML-DSA-87', ml_dsa87]]) {
   const seed = new Uint8Array(32);
