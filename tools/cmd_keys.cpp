@@ -26,7 +26,7 @@ void add_sig_options(CLI::App* c, SigOpts& o, bool signing) {
   ctx->excludes(ctxh);
   c->add_option("--purpose", o.purpose,
                 "bind purpose and suite into the context: quote|settlement-instruction|key-rotation|governance|"
-                "transport|attestation (context = PQSIG:CTX:v1:<purpose>:<suite>@v<n>[:<ctx>])");
+                "transport|attestation (context = pqsig/v1/<purpose>/<suite>[:<ctx>])");
   c->add_option("--prehash", o.prehash, "HashML-DSA / HashSLH-DSA pre-hash (SHA2-256, SHA3-512, SHAKE-128, ...)");
   c->add_option("--format", o.format, "signature encoding: raw | hex | base64 (default base64)")
       ->check(CLI::IsMember({"raw", "hex", "base64"}));

@@ -21,6 +21,7 @@ struct PriceArgs {
   bool json = false;
   bool print_workload = false;
   bool no_progress = false;
+  bool cpu_time = false;
   std::string suites, jsonl, html, workload;
   double budget_ms = 0;
   double factor = 0;
@@ -65,12 +66,14 @@ void run_price(const PriceArgs& a) {
     o.budget_ms_per_op = 40;
     o.warmup_ms = 5;
     o.min_samples = 3;
+    o.min_samples_slow = 1;
     o.distinct_messages = 32;
   } else {
     rep.mode = "default";
     o.budget_ms_per_op = 250;
     o.warmup_ms = 20;
     o.min_samples = 5;
+    o.min_samples_slow = 5;
     o.distinct_messages = 256;
   }
   if (a.budget_ms > 0) {
@@ -79,6 +82,7 @@ void run_price(const PriceArgs& a) {
   }
   if (a.message_size_set) o.message_size = a.message_size;
   o.keep_samples = !a.jsonl.empty();
+  o.thread_cpu_time = a.cpu_time;
 
   rep.env = capture_environment();
   const bool tty = isatty(STDERR_FILENO) != 0;
@@ -128,6 +132,8 @@ void register_price(CLI::App& app) {
   cmd->add_option_function<std::size_t>(
          "--message-size", [](const std::size_t& n) { a.message_size = n, a.message_size_set = true; },
          "sign N-byte messages instead of the Web Bot Auth signature base (0 = the base)");
+  cmd->add_flag("--cpu-time", a.cpu_time,
+                "time samples with the thread's CPU clock instead of wall time (for shared, loaded machines)");
   cmd->add_flag("--no-progress", a.no_progress, "no progress indicator on stderr");
   cmd->callback([] { run_price(a); });
 }

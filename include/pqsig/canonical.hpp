@@ -77,7 +77,8 @@ Result<bytes> encode(const SigningInput& in);
 Result<SigningInput> decode(byte_span in, DecodeError* why = nullptr);
 
 /// The application context string that binds purpose and suite into a signature (ML-DSA,
-/// SLH-DSA and composite ctx): "PQSIG:CTX:v1:<purpose>:<suite-id>@v<version>" (≤ 255 bytes).
+/// SLH-DSA and composite ctx): "pqsig/v1/<purpose>/<suite-id>" — the same format as
+/// composite::application_context.
 std::string purpose_context(Purpose p, const SuiteInfo& suite);
 
 }  // namespace pqsig::canonical

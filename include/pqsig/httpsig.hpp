@@ -67,6 +67,8 @@ enum class Reason {
   // skipped labels (never fail the whole message on their own)
   unsupported_alg,        ///< alg (or the key's algorithm) not supported here
   not_selected,           ///< filtered out by label / tag / keyid selection
+  unknown_keyid,          ///< no key for this keyid (skipped; a message with no valid label fails)
+  alg_not_allowed,        ///< alg outside the verifier's allowed list (skipped)
   // malformed input
   malformed_signature_input,
   malformed_signature,
@@ -77,7 +79,6 @@ enum class Reason {
   missing_request,        ///< ;req used but no request supplied
   // key / algorithm
   missing_keyid,
-  unknown_keyid,
   alg_mismatch,           ///< alg parameter disagrees with the key
   signature_mismatch,     ///< cryptographic verification failed (modified message or wrong key)
   // time / replay
@@ -91,7 +92,6 @@ enum class Reason {
   // policy / profile
   wrong_tag,
   required_component_not_covered,
-  alg_not_allowed,
   content_digest_mismatch,
   signature_agent_not_covered,
   missing_signature_agent,
@@ -192,6 +192,12 @@ class KeyResolver {
  public:
   virtual ~KeyResolver() = default;
   virtual std::optional<ResolvedKey> resolve(std::string_view keyid) const = 0;
+  /// Resolution knowing the algorithm the signature names (nullptr when it names none): a keyid
+  /// may carry several keys (e.g. one RSA key usable as rsa-pss-sha512 and rsa-v1_5-sha256).
+  virtual std::optional<ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const {
+    (void)alg;
+    return resolve(keyid);
+  }
 };
 
 class KeyStore : public KeyResolver {
@@ -199,6 +205,7 @@ class KeyStore : public KeyResolver {
   void add(std::string keyid, VerifyingKey key);
   void add_mac(std::string keyid, SigningKey key);
   std::optional<ResolvedKey> resolve(std::string_view keyid) const override;
+  std::optional<ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const override;
   std::size_t size() const { return keys_.size(); }
   std::vector<std::string> keyids() const;
 
@@ -207,7 +214,8 @@ class KeyStore : public KeyResolver {
     std::unique_ptr<VerifyingKey> vk;
     std::unique_ptr<SigningKey> mac;
   };
-  std::map<std::string, Entry, std::less<>> keys_;
+  static ResolvedKey to_resolved(const Entry& e);
+  std::map<std::string, std::vector<Entry>, std::less<>> keys_;
 };
 
 /// Nonce replay detection, pluggable. `check_and_store` returns false when (keyid, nonce) was
@@ -242,7 +250,7 @@ struct VerifyPolicy {
   std::vector<std::string> required_components;  ///< serialized ids, e.g. "@authority", "\"content-digest\""
   std::vector<std::string> required_labels;   ///< these labels must be present and valid
   std::vector<std::string> required_algs;     ///< at least one valid label per listed alg
-  std::vector<std::string> allowed_algs;      ///< if non-empty, any other alg is "alg_not_allowed"
+  std::vector<std::string> allowed_algs;      ///< if non-empty, labels with any other alg are skipped (alg_not_allowed)
   std::optional<std::string> tag;             ///< expected tag (labels with another tag: wrong_tag)
   // selection: labels not matching are reported "not_selected" (skipped)
   std::vector<std::string> select_labels;

@@ -19,6 +19,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 
@@ -106,5 +107,53 @@ Status sign_mu(Level lv, byte_span sk, byte_span mu, byte_span rnd, mut_byte_spa
 Status verify_internal(Level lv, byte_span pk, byte_span mprime, byte_span sig);
 /// Algorithm 8 with μ supplied by the caller.
 Status verify_mu(Level lv, byte_span pk, byte_span mu, byte_span sig);
+
+// ---- prepared keys (decode + ExpandA + NTTs once, for repeated use)
+/// A secret key decoded and expanded once (Â, NTT(s1), NTT(s2), NTT(t0), K, tr). Creating one
+/// allocates (k·l + l + 2k KiB); signing with it does not. Move-only, wiped on destruction.
+class PreparedSigningKey {
+ public:
+  /// Decodes an expanded secret key (s1/s2 range checked; use sk_check for the full check).
+  static Result<PreparedSigningKey> create(Level lv, byte_span sk);
+  PreparedSigningKey(PreparedSigningKey&&) noexcept = default;
+  PreparedSigningKey& operator=(PreparedSigningKey&&) noexcept = default;
+  PreparedSigningKey(const PreparedSigningKey&) = delete;
+  PreparedSigningKey& operator=(const PreparedSigningKey&) = delete;
+  ~PreparedSigningKey() = default;
+  Level level() const noexcept { return lv_; }
+  /// As mldsa::sign (FIPS 204 Algorithms 2 / 4), same bytes.
+  Status sign(byte_span msg, mut_byte_span sig, const Options& opt = {}) const;
+  /// As mldsa::sign_mu (Algorithm 7 with external μ).
+  Status sign_mu(byte_span mu, byte_span rnd, mut_byte_span sig) const;
+
+ private:
+  using Holder = std::unique_ptr<void, void (*)(void*) noexcept>;
+  PreparedSigningKey(Level lv, Holder st) noexcept : lv_(lv), st_(std::move(st)) {}
+  Level lv_;
+  Holder st_;
+};
+
+/// A public key decoded and expanded once (Â, NTT(t1·2^d), tr = H(pk)). Verifying with it does
+/// not allocate.
+class PreparedVerifyingKey {
+ public:
+  static Result<PreparedVerifyingKey> create(Level lv, byte_span pk);
+  PreparedVerifyingKey(PreparedVerifyingKey&&) noexcept = default;
+  PreparedVerifyingKey& operator=(PreparedVerifyingKey&&) noexcept = default;
+  PreparedVerifyingKey(const PreparedVerifyingKey&) = delete;
+  PreparedVerifyingKey& operator=(const PreparedVerifyingKey&) = delete;
+  ~PreparedVerifyingKey() = default;
+  Level level() const noexcept { return lv_; }
+  /// As mldsa::verify (FIPS 204 Algorithms 3 / 5).
+  Status verify(byte_span msg, byte_span sig, const Options& opt = {}) const;
+  /// As mldsa::verify_mu (Algorithm 8 with external μ).
+  Status verify_mu(byte_span mu, byte_span sig) const;
+
+ private:
+  using Holder = std::unique_ptr<void, void (*)(void*) noexcept>;
+  PreparedVerifyingKey(Level lv, Holder st) noexcept : lv_(lv), st_(std::move(st)) {}
+  Level lv_;
+  Holder st_;
+};
 
 }  // namespace pqsig::mldsa

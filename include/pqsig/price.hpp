@@ -158,11 +158,19 @@ struct MeasureOptions {
   double budget_ms_per_op = 300;   ///< stop once this much time is spent (after min_samples)
   double warmup_ms = 20;
   std::size_t min_samples = 5;
+  /// Operations slower than slow_op_ns per call (SLH-DSA "s" signing, RSA keygen): the warm-up
+  /// call counts as the first sample (cold effects are negligible at that length) and
+  /// min_samples_slow applies instead of min_samples.
+  std::size_t min_samples_slow = 5;
+  double slow_op_ns = 50e6;
   std::size_t max_samples = 50000;
   double min_sample_ns = 20000;    ///< faster ops are timed in batches of this length
   std::size_t distinct_messages = 256;
   std::size_t message_size = 0;    ///< 0 = the Web Bot Auth signature base
   bool keep_samples = false;       ///< keep every raw sample (for --jsonl)
+  /// Time samples with the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) instead of
+  /// std::chrono::steady_clock: robust on a shared, loaded machine. The budget stays wall time.
+  bool thread_cpu_time = false;
 };
 
 /// One timed operation. run() performs one operation (cycling its own inputs).

@@ -38,6 +38,9 @@ struct SignerOptions {
   bool nonce = true;                              ///< random 64-byte nonce per label
   std::vector<httpsig::Component> components = {httpsig::component("@authority")};
   bool cover_signature_agent = true;              ///< add "signature-agent";key="<label>" when the label has an agent
+  /// Older drafts' form: Signature-Agent is one sf-string (the first label's agent) and labels
+  /// cover the whole "signature-agent" field. For verifiers such as npm web-bot-auth 0.1.3.
+  bool legacy_signature_agent = false;
   std::size_t header_budget = kDefaultHeaderBudget;
   std::size_t header_cap = kDefaultHeaderCap;
 };

@@ -221,7 +221,8 @@ Result<SigningInput> decode(byte_span bin, DecodeError* why) {
 }
 
 std::string purpose_context(Purpose p, const SuiteInfo& suite) {
-  return "PQSIG:CTX:v1:" + std::string(purpose_name(p)) + ":" + std::string(suite.id) + "@v" + std::to_string(suite.version);
+  // Same convention as composite::application_context (one context format project-wide).
+  return "pqsig/v1/" + std::string(purpose_name(p)) + "/" + std::string(suite.id);
 }
 
 }  // namespace pqsig::canonical

@@ -11,11 +11,17 @@ namespace pqsig::hash::detail {
 using Sha256CompressFn = void (*)(std::uint32_t h[8], const std::uint8_t* blocks, std::size_t nblocks) noexcept;
 /// Per call (cheap: cached CPUID + an atomic flag): SHA-NI backend if present, else the scalar reference.
 Sha256CompressFn sha256_compress_fn() noexcept;
+/// Four independent single-block compressions (h[q] ← compress(h[q], blocks[q])).
+using Sha256CompressX4Fn = void (*)(std::uint32_t* const h[4], const std::uint8_t* const blocks[4]) noexcept;
+Sha256CompressX4Fn sha256_compress_x4_fn() noexcept;
+/// The portable x4 reference: four scalar compressions one after another.
+void sha256_compress_x4_scalar(std::uint32_t* const h[4], const std::uint8_t* const blocks[4]) noexcept;
 /// True when the CPU offers the SHA extensions (and SSSE3 / SSE4.1) and the build has the
 /// SHA-NI backend (always false under PQSIG_PORTABLE).
 bool cpu_has_shani() noexcept;
 #if defined(PQSIG_HAVE_SHANI_BACKEND)
 /// SHA-NI backend (sha256_shani.cpp). Call only when cpu_has_shani().
 void sha256_compress_shani(std::uint32_t h[8], const std::uint8_t* blocks, std::size_t nblocks) noexcept;
+void sha256_compress_shani_x4(std::uint32_t* const h[4], const std::uint8_t* const blocks[4]) noexcept;
 #endif
 }  // namespace pqsig::hash::detail

@@ -22,6 +22,16 @@ Sha256CompressFn sha256_compress_fn() noexcept {
 #endif
   return &sha256_compress_scalar;
 }
+void sha256_compress_x4_scalar(std::uint32_t* const h[4], const std::uint8_t* const blocks[4]) noexcept {
+  for (int q = 0; q < 4; ++q) sha256_compress_scalar(h[q], blocks[q], 1);
+}
+
+Sha256CompressX4Fn sha256_compress_x4_fn() noexcept {
+#if defined(PQSIG_HAVE_SHANI_BACKEND)
+  if (cpu_has_shani()) return &sha256_compress_shani_x4;
+#endif
+  return &sha256_compress_x4_scalar;
+}
 }  // namespace detail
 
 bool sha256_uses_shani() noexcept { return detail::sha256_compress_fn() != &sha256_compress_scalar; }

@@ -22,6 +22,21 @@ Result<std::vector<std::string>> key_objects(std::string_view text) {
   }
   return out;
 }
+// Adds a loaded key under its "kid" and its thumbprint.
+void add_loaded(httpsig::KeyStore& store, const jose::LoadedKey& k) {
+  std::vector<std::string> ids;
+  if (!k.kid.empty()) ids.push_back(k.kid);
+  if (!k.thumbprint.empty() && k.thumbprint != k.kid) ids.push_back(k.thumbprint);
+  for (const auto& id : ids) {
+    if (k.verifying) {
+      auto vk = VerifyingKey::from_public(k.verifying->suite(), k.verifying->public_key());
+      if (vk) store.add(id, std::move(vk.value()));
+    } else if (k.signing && k.suite && k.suite->cls == SuiteClass::mac) {
+      auto sk = SigningKey::from_private(*k.suite, k.signing->private_key());
+      if (sk) store.add_mac(id, std::move(sk.value()));
+    }
+  }
+}
 }  // namespace
 
 Result<std::string> build_directory(const std::vector<std::string>& inputs) {
@@ -56,24 +71,29 @@ Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view text) {
   std::size_t n = 0;
   std::string errors;
   for (const auto& o : objs.value()) {
-    auto k = jose::load_jwk(o);
-    if (!k) {  // a key this build cannot load is left out (its labels will be unknown/skipped)
-      errors += k.error().message + "; ";
-      continue;
+    // Keys whose JWK names no single suite (RSA without "alg", oct) are loaded once per suite
+    // they can serve; the signature's alg picks one (KeyStore::resolve_for).
+    std::vector<Result<jose::LoadedKey>> loaded;
+    loaded.push_back(jose::load_jwk(o));
+    if (!loaded.front()) {
+      json j = json::parse(o, nullptr, false);
+      std::string kty = j.is_object() ? j.value("kty", "") : "";
+      std::vector<std::string_view> hints;
+      if (kty == "RSA") hints = {"rsa-pss-sha512", "rsa-v1_5-sha256"};
+      else if (kty == "oct") hints = {"hmac-sha256"};
+      if (!hints.empty()) loaded.clear();
+      for (auto h : hints) loaded.push_back(jose::load_jwk(o, h));
     }
-    std::vector<std::string> ids;
-    if (!k->kid.empty()) ids.push_back(k->kid);
-    if (!k->thumbprint.empty() && k->thumbprint != k->kid) ids.push_back(k->thumbprint);
-    for (const auto& id : ids) {
-      if (k->verifying) {
-        auto vk = VerifyingKey::from_public(k->verifying->suite(), k->verifying->public_key());
-        if (vk) store.add(id, std::move(vk.value()));
-      } else if (k->signing && k->suite && k->suite->cls == SuiteClass::mac) {
-        auto sk = SigningKey::from_private(*k->suite, k->signing->private_key());
-        if (sk) store.add_mac(id, std::move(sk.value()));
+    bool any = false;
+    for (auto& k : loaded) {
+      if (!k) {  // a key this build cannot load is left out (its labels will be unknown/skipped)
+        errors += k.error().message + "; ";
+        continue;
       }
+      any = true;
+      add_loaded(store, k.value());
     }
-    ++n;
+    if (any) ++n;
   }
   if (n == 0 && !objs->empty()) return Error{Errc::unsupported, "no usable key: " + errors};
   return n;

@@ -9,28 +9,56 @@ namespace pqsig::httpsig {
 
 // ------------------------------------------------------------------ stores
 
+namespace {
+template <class E>
+void put(std::vector<E>& v, E e, const SuiteInfo& suite) {
+  for (auto& old : v) {
+    const SuiteInfo* s = old.vk ? &old.vk->suite() : &old.mac->suite();
+    if (s == &suite) {
+      old = std::move(e);
+      return;
+    }
+  }
+  v.push_back(std::move(e));
+}
+}  // namespace
+
 void KeyStore::add(std::string keyid, VerifyingKey key) {
   Entry e;
+  const SuiteInfo& s = key.suite();
   e.vk = std::make_unique<VerifyingKey>(std::move(key));
-  keys_[std::move(keyid)] = std::move(e);
+  put(keys_[std::move(keyid)], std::move(e), s);
 }
 void KeyStore::add_mac(std::string keyid, SigningKey key) {
   Entry e;
+  const SuiteInfo& s = key.suite();
   e.mac = std::make_unique<SigningKey>(std::move(key));
-  keys_[std::move(keyid)] = std::move(e);
+  put(keys_[std::move(keyid)], std::move(e), s);
+}
+ResolvedKey KeyStore::to_resolved(const Entry& e) {
+  ResolvedKey r;
+  if (e.vk) {
+    r.verifying = e.vk.get();
+    r.suite = &e.vk->suite();
+  } else {
+    r.mac = e.mac.get();
+    r.suite = &e.mac->suite();
+  }
+  return r;
 }
 std::optional<ResolvedKey> KeyStore::resolve(std::string_view keyid) const {
   auto it = keys_.find(keyid);
-  if (it == keys_.end()) return std::nullopt;
-  ResolvedKey r;
-  if (it->second.vk) {
-    r.verifying = it->second.vk.get();
-    r.suite = &it->second.vk->suite();
-  } else {
-    r.mac = it->second.mac.get();
-    r.suite = &it->second.mac->suite();
+  if (it == keys_.end() || it->second.empty()) return std::nullopt;
+  return to_resolved(it->second.front());
+}
+std::optional<ResolvedKey> KeyStore::resolve_for(std::string_view keyid, const SuiteInfo* alg) const {
+  auto it = keys_.find(keyid);
+  if (it == keys_.end() || it->second.empty()) return std::nullopt;
+  for (const auto& e : it->second) {
+    auto r = to_resolved(e);
+    if (r.suite == alg) return r;
   }
-  return r;
+  return to_resolved(it->second.front());
 }
 std::vector<std::string> KeyStore::keyids() const {
   std::vector<std::string> out;
@@ -202,16 +230,21 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   if (alg_param) {
     alg_suite = suite_for_alg(*alg_param);
     if (!alg_suite) return skip(Reason::unsupported_alg, "algorithm '" + *alg_param + "' is not supported");
+    if (!pol.allowed_algs.empty() &&
+        std::find(pol.allowed_algs.begin(), pol.allowed_algs.end(), *alg_param) == pol.allowed_algs.end())
+      return skip(Reason::alg_not_allowed, "algorithm " + *alg_param + " is not accepted by this verifier");
   }
   if (!p.keyid()) return bad(Reason::missing_keyid, "no keyid parameter");
-  auto key = keys.resolve(*p.keyid());
-  if (!key || !key->suite) return bad(Reason::unknown_keyid, "keyid '" + *p.keyid() + "' is not known");
+  auto key = keys.resolve_for(*p.keyid(), alg_suite);
+  // A keyid this verifier has no key for is a label it does not know: skipped, never fatal to the
+  // message (a message whose only label is unknown still fails the policy: nothing is valid).
+  if (!key || !key->suite) return skip(Reason::unknown_keyid, "keyid '" + *p.keyid() + "' is not known");
   if (alg_suite && alg_suite != key->suite)
     return bad(Reason::alg_mismatch, "alg '" + *alg_param + "' but the key is " + std::string(key->suite->id));
   v.alg = alg_name(*key->suite);
   v.alg_registered = alg_registered(v.alg);
   if (!pol.allowed_algs.empty() && std::find(pol.allowed_algs.begin(), pol.allowed_algs.end(), v.alg) == pol.allowed_algs.end())
-    return bad(Reason::alg_not_allowed, "algorithm " + v.alg + " is not allowed by the policy");
+    return skip(Reason::alg_not_allowed, "algorithm " + v.alg + " is not accepted by this verifier");
   if (pol.tag && v.tag != *pol.tag) return bad(Reason::wrong_tag, "tag '" + v.tag + "', expected '" + *pol.tag + "'");
 
   // Time window.

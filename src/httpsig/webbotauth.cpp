@@ -54,7 +54,7 @@ httpsig::SignSpec spec_for(const LabelKey& lk, const SignerOptions& opt, const s
   s.components = opt.components;
   if (opt.cover_signature_agent && !lk.agent.empty()) {
     httpsig::Component c = httpsig::component("signature-agent");
-    c.params.emplace_back("key", sf::BareItem::string(lk.label));
+    if (!opt.legacy_signature_agent) c.params.emplace_back("key", sf::BareItem::string(lk.label));
     s.components.push_back(std::move(c));
   }
   s.created = opt.created;
@@ -66,7 +66,17 @@ httpsig::SignSpec spec_for(const LabelKey& lk, const SignerOptions& opt, const s
   return s;
 }
 
-Status set_signature_agent(Message& m, const std::vector<const LabelKey*>& labels) {
+Status set_signature_agent(Message& m, const std::vector<const LabelKey*>& labels, bool legacy) {
+  if (legacy) {
+    for (const auto* lk : labels) {
+      if (lk->agent.empty()) continue;
+      auto s = sf::serialize_item(sf::Item{sf::BareItem::string(lk->agent), {}});
+      if (!s) return s.error();
+      m.set("Signature-Agent", s.value());
+      return {};
+    }
+    return {};
+  }
   sf::Dictionary d;
   if (auto cur = m.get("signature-agent")) {
     auto p = sf::parse_dictionary(*cur);
@@ -94,7 +104,7 @@ Result<std::size_t> check_header_budget(const Message& request, const std::vecto
   for (const auto& b : labels) lks.push_back(LabelKey{b.label, nullptr, b.keyid, b.agent});
   std::vector<const LabelKey*> ptrs;
   for (const auto& l : lks) ptrs.push_back(&l);
-  (void)set_signature_agent(m, ptrs);
+  (void)set_signature_agent(m, ptrs, opt.legacy_signature_agent);
   auto f = httpsig::parse_signature_fields(m);
   sf::Dictionary in = f ? f->input : sf::Dictionary{};
   sf::Dictionary sig = f ? f->signature : sf::Dictionary{};
@@ -170,7 +180,7 @@ Result<SignResult> Signer::sign(Message& request) const {
   // Sign; a failing non-first label is dropped and the whole set re-signed without it.
   for (;;) {
     Message work = request;
-    auto st = set_signature_agent(work, active);
+    auto st = set_signature_agent(work, active, opt_.legacy_signature_agent);
     if (!st) return st.error();
     std::vector<httpsig::SignSpec> specs;
     for (const auto* lk : active) {

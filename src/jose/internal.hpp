@@ -25,6 +25,6 @@ Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const S
 
 /// RSA (RFC 7518 §6.3) <-> the registry's RSA key encodings (PKCS#1 / SPKI / PKCS#8 DER).
 Status rsa_from_json(const json& j, KeyMaterial& m);
-Status rsa_to_json(byte_span pub, const SecretBytes* priv, ojson& j);
+Status rsa_to_json(const SuiteInfo& s, byte_span pub, const SecretBytes* priv, ojson& j);
 
 }  // namespace pqsig::jose::detail

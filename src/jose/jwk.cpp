@@ -275,7 +275,7 @@ Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const S
     if (priv) j["d"] = b64u(priv->span());
   } else if (kty == "RSA") {
     j["alg"] = std::string(s.jose_alg);
-    auto st = rsa_to_json(pub, priv, j);
+    auto st = rsa_to_json(s, pub, priv, j);
     if (!st) return st.error();
   } else {  // oct
     if (!priv) return Error{Errc::unsupported, "JWK: a MAC key has no public form"};

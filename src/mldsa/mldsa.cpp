@@ -56,7 +56,7 @@ inline uint32_t abs_ge(int32_t a, int32_t bound) noexcept {
 // ---- FIPS 204, Algorithms 16–19: SimpleBitPack / BitPack / SimpleBitUnpack / BitUnpack
 // (bits little-endian within bytes, coefficient 0 first). `map` converts coefficient ↔ field value.
 template <int BITS, class F>
-inline void pack_poly(uint8_t* out, const Poly& p, F map) noexcept {
+inline void BitPack(uint8_t* out, const Poly& p, F map) noexcept {
   uint64_t acc = 0;
   int n = 0;
   for (int i = 0; i < kN; ++i) {
@@ -70,7 +70,7 @@ inline void pack_poly(uint8_t* out, const Poly& p, F map) noexcept {
   }
 }
 template <int BITS, class F>
-inline void unpack_poly(const uint8_t* in, Poly& p, F map) noexcept {
+inline void BitUnpack(const uint8_t* in, Poly& p, F map) noexcept {
   uint64_t acc = 0;
   int n = 0;
   for (int i = 0; i < kN; ++i) {
@@ -85,7 +85,7 @@ inline void unpack_poly(const uint8_t* in, Poly& p, F map) noexcept {
 }
 
 // FIPS 204, Algorithm 14: CoeffFromThreeBytes, inside Algorithm 30: RejNTTPoly (public data).
-int rej_ntt_poly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
+int RejNTTPoly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
   for (size_t pos = 0; ctr < kN && pos + 3 <= len; pos += 3) {
     const uint32_t t = static_cast<uint32_t>(buf[pos]) | static_cast<uint32_t>(buf[pos + 1]) << 8 |
                        static_cast<uint32_t>(buf[pos + 2] & 0x7F) << 16;
@@ -96,7 +96,7 @@ int rej_ntt_poly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
 
 // FIPS 204, Algorithm 15: CoeffFromHalfByte, inside Algorithm 31: RejBoundedPoly (secret data).
 template <int ETA>
-int rej_bounded_poly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
+int RejBoundedPoly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
   static_assert(ETA == 2 || ETA == 4);
   for (size_t pos = 0; ctr < kN && pos < len; ++pos) {
     const uint32_t z[2] = {buf[pos] & 15u, static_cast<uint32_t>(buf[pos] >> 4)};
@@ -146,7 +146,7 @@ struct Impl {
   // ------------------------------------------------------------------ sampling (§7.3)
 
   // FIPS 204, Algorithm 32: ExpandA(ρ) → Â, entries sampled four at a time (Shake128x4 seam).
-  static void expand_a(Poly (&A)[K][L], const uint8_t rho[32]) noexcept {
+  static void ExpandA(Poly (&A)[K][L], const uint8_t rho[32]) noexcept {
     constexpr int kTotal = K * L;
     constexpr size_t kBlocks = 5;  // 840 bytes = 280 candidates, enough for 256 with high probability
     uint8_t in[4][34];
@@ -171,14 +171,14 @@ struct Impl {
       x.squeeze_blocks(outs, kBlocks);
       bool more = false;
       for (int j = 0; j < 4; ++j) {
-        ctr[j] = rej_ntt_poly(dst[j], 0, buf[j], sizeof buf[j]);
+        ctr[j] = RejNTTPoly(dst[j], 0, buf[j], sizeof buf[j]);
         more |= ctr[j] < kN;
       }
       while (more) {
         x.squeeze_blocks(outs, 1);
         more = false;
         for (int j = 0; j < 4; ++j) {
-          ctr[j] = rej_ntt_poly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
+          ctr[j] = RejNTTPoly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
           more |= ctr[j] < kN;
         }
       }
@@ -191,16 +191,16 @@ struct Impl {
       Shake128 g;
       g.absorb(in[0], 34);
       g.squeeze_blocks(buf[0], kBlocks);
-      int ctr = rej_ntt_poly(A[r][s].c, 0, buf[0], sizeof buf[0]);
+      int ctr = RejNTTPoly(A[r][s].c, 0, buf[0], sizeof buf[0]);
       while (ctr < kN) {
         g.squeeze_blocks(buf[0], 1);
-        ctr = rej_ntt_poly(A[r][s].c, ctr, buf[0], hash::kShake128Rate);
+        ctr = RejNTTPoly(A[r][s].c, ctr, buf[0], hash::kShake128Rate);
       }
     }
   }
 
   // FIPS 204, Algorithm 33: ExpandS(ρ′) → (s1, s2), polynomials sampled four at a time.
-  static void expand_s(Poly (&s1)[L], Poly (&s2)[K], const uint8_t rhop[64]) noexcept {
+  static void ExpandS(Poly (&s1)[L], Poly (&s2)[K], const uint8_t rhop[64]) noexcept {
     constexpr int kTotal = K + L;
     constexpr size_t kBlocks = 2;
     uint8_t in[4][66];
@@ -223,14 +223,14 @@ struct Impl {
       x.squeeze_blocks(outs, kBlocks);
       bool more = false;
       for (int j = 0; j < 4; ++j) {
-        ctr[j] = rej_bounded_poly<ETA>(target(e + j), 0, buf[j], sizeof buf[j]);
+        ctr[j] = RejBoundedPoly<ETA>(target(e + j), 0, buf[j], sizeof buf[j]);
         more |= ctr[j] < kN;
       }
       while (more) {
         x.squeeze_blocks(outs, 1);
         more = false;
         for (int j = 0; j < 4; ++j) {
-          ctr[j] = rej_bounded_poly<ETA>(target(e + j), ctr[j], buf[j], hash::kShake256Rate);
+          ctr[j] = RejBoundedPoly<ETA>(target(e + j), ctr[j], buf[j], hash::kShake256Rate);
           more |= ctr[j] < kN;
         }
       }
@@ -242,10 +242,10 @@ struct Impl {
       Shake256 h;
       h.absorb(in[0], 66);
       h.squeeze_blocks(buf[0], kBlocks);
-      int ctr = rej_bounded_poly<ETA>(target(e), 0, buf[0], sizeof buf[0]);
+      int ctr = RejBoundedPoly<ETA>(target(e), 0, buf[0], sizeof buf[0]);
       while (ctr < kN) {
         h.squeeze_blocks(buf[0], 1);
-        ctr = rej_bounded_poly<ETA>(target(e), ctr, buf[0], hash::kShake256Rate);
+        ctr = RejBoundedPoly<ETA>(target(e), ctr, buf[0], hash::kShake256Rate);
       }
     }
     secure_zero(in, sizeof in);
@@ -253,13 +253,13 @@ struct Impl {
   }
 
   // FIPS 204, Algorithm 34: ExpandMask(ρ″, κ) → y, with BitUnpack(·, γ1 − 1, γ1).
-  static void expand_mask(Poly (&y)[L], const uint8_t rhopp[64], int kappa) noexcept {
+  static void ExpandMask(Poly (&y)[L], const uint8_t rhopp[64], int kappa) noexcept {
     constexpr size_t kBytes = 32 * kZBits;
     constexpr size_t kBlocks = (kBytes + hash::kShake256Rate - 1) / hash::kShake256Rate;
     uint8_t in[4][66];
     uint8_t buf[4][kBlocks * hash::kShake256Rate];
     auto unpack = [](const uint8_t* b, Poly& p) {
-      unpack_poly<kZBits>(b, p, [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
+      BitUnpack<kZBits>(b, p, [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
     };
     int r = 0;
     for (; r + 4 <= L; r += 4) {
@@ -291,7 +291,7 @@ struct Impl {
   }
 
   // FIPS 204, Algorithm 29: SampleInBall(ρ) with ρ = c̃ (public: declassified by the caller).
-  static void sample_in_ball(Poly& c, const uint8_t* ctilde) noexcept {
+  static void SampleInBall(Poly& c, const uint8_t* ctilde) noexcept {
     Shake256 h;
     h.absorb(ctilde, kCtilde);
     uint8_t buf[hash::kShake256Rate];
@@ -318,32 +318,32 @@ struct Impl {
   // ------------------------------------------------------------------ encodings (§7.2)
 
   // FIPS 204, Algorithm 22: pkEncode(ρ, t1).
-  static void pk_encode(uint8_t* pk, const uint8_t rho[32], const Poly (&t1)[K]) noexcept {
+  static void pkEncode(uint8_t* pk, const uint8_t rho[32], const Poly (&t1)[K]) noexcept {
     std::memcpy(pk, rho, 32);
-    for (int i = 0; i < K; ++i) pack_poly<10>(pk + 32 + i * kPolyT1, t1[i], [](int32_t v) { return v; });
+    for (int i = 0; i < K; ++i) BitPack<10>(pk + 32 + i * kPolyT1, t1[i], [](int32_t v) { return v; });
   }
   // FIPS 204, Algorithm 23: pkDecode(pk).
-  static void pk_decode(const uint8_t* pk, uint8_t rho[32], Poly (&t1)[K]) noexcept {
+  static void pkDecode(const uint8_t* pk, uint8_t rho[32], Poly (&t1)[K]) noexcept {
     std::memcpy(rho, pk, 32);
     for (int i = 0; i < K; ++i)
-      unpack_poly<10>(pk + 32 + i * kPolyT1, t1[i], [](uint32_t v) { return static_cast<int32_t>(v); });
+      BitUnpack<10>(pk + 32 + i * kPolyT1, t1[i], [](uint32_t v) { return static_cast<int32_t>(v); });
   }
   // FIPS 204, Algorithm 24: skEncode(ρ, K, tr, s1, s2, t0).
-  static void sk_encode(uint8_t* sk, const uint8_t rho[32], const uint8_t key[32], const uint8_t tr[64],
+  static void skEncode(uint8_t* sk, const uint8_t rho[32], const uint8_t key[32], const uint8_t tr[64],
                         const Poly (&s1)[L], const Poly (&s2)[K], const Poly (&t0)[K]) noexcept {
     std::memcpy(sk, rho, 32);
     std::memcpy(sk + 32, key, 32);
     std::memcpy(sk + 64, tr, 64);
     uint8_t* p = sk + 128;
     auto eta = [](int32_t v) { return ETA - v; };  // BitPack(s, η, η)
-    for (int i = 0; i < L; ++i, p += kPolyEta) pack_poly<kEtaBits>(p, s1[i], eta);
-    for (int i = 0; i < K; ++i, p += kPolyEta) pack_poly<kEtaBits>(p, s2[i], eta);
+    for (int i = 0; i < L; ++i, p += kPolyEta) BitPack<kEtaBits>(p, s1[i], eta);
+    for (int i = 0; i < K; ++i, p += kPolyEta) BitPack<kEtaBits>(p, s2[i], eta);
     for (int i = 0; i < K; ++i, p += kPolyT0)  // BitPack(t0, 2^(d−1) − 1, 2^(d−1))
-      pack_poly<kD>(p, t0[i], [](int32_t v) { return (1 << (kD - 1)) - v; });
+      BitPack<kD>(p, t0[i], [](int32_t v) { return (1 << (kD - 1)) - v; });
   }
   // FIPS 204, Algorithm 25: skDecode(sk). Returns 0 if every s1/s2 coefficient is in [−η, η]
   // (a valid encoding), nonzero otherwise; constant time (the caller declassifies the result).
-  static uint32_t sk_decode(const uint8_t* sk, uint8_t rho[32], uint8_t key[32], uint8_t tr[64], Poly (&s1)[L],
+  static uint32_t skDecode(const uint8_t* sk, uint8_t rho[32], uint8_t key[32], uint8_t tr[64], Poly (&s1)[L],
                             Poly (&s2)[K], Poly (&t0)[K]) noexcept {
     std::memcpy(rho, sk, 32);
     std::memcpy(key, sk + 32, 32);
@@ -356,18 +356,18 @@ struct Impl {
       return ETA - static_cast<int32_t>(v);
     };
     const uint8_t* p = sk + 128;
-    for (int i = 0; i < L; ++i, p += kPolyEta) unpack_poly<kEtaBits>(p, s1[i], eta);
-    for (int i = 0; i < K; ++i, p += kPolyEta) unpack_poly<kEtaBits>(p, s2[i], eta);
+    for (int i = 0; i < L; ++i, p += kPolyEta) BitUnpack<kEtaBits>(p, s1[i], eta);
+    for (int i = 0; i < K; ++i, p += kPolyEta) BitUnpack<kEtaBits>(p, s2[i], eta);
     for (int i = 0; i < K; ++i, p += kPolyT0)
-      unpack_poly<kD>(p, t0[i], [](uint32_t v) { return (1 << (kD - 1)) - static_cast<int32_t>(v); });
+      BitUnpack<kD>(p, t0[i], [](uint32_t v) { return (1 << (kD - 1)) - static_cast<int32_t>(v); });
     return bad;
   }
   // FIPS 204, Algorithm 28: w1Encode(w1) (one polynomial, from w in [0, q)).
-  static void w1_encode_from_w(uint8_t* out, const Poly& w) noexcept {
-    pack_poly<kW1Bits>(out, w, [](int32_t v) { return Rnd::high_bits(v); });
+  static void w1Encode(uint8_t* out, const Poly& w) noexcept {
+    BitPack<kW1Bits>(out, w, [](int32_t v) { return Rnd::HighBits(v); });
   }
   // FIPS 204, Algorithm 20: HintBitPack(h) (h public: the accepted hint).
-  static void hint_bit_pack(uint8_t* y, const Poly (&h)[K]) noexcept {
+  static void HintBitPack(uint8_t* y, const Poly (&h)[K]) noexcept {
     std::memset(y, 0, OMEGA + K);
     int index = 0;
     for (int i = 0; i < K; ++i) {
@@ -378,7 +378,7 @@ struct Impl {
   }
   // FIPS 204, Algorithm 21: HintBitUnpack(y). False (⊥) on any malformed encoding: counts
   // decreasing or > ω, indices not strictly increasing within a polynomial, unused bytes nonzero.
-  static bool hint_bit_unpack(const uint8_t* y, Poly (&h)[K]) noexcept {
+  static bool HintBitUnpack(const uint8_t* y, Poly (&h)[K]) noexcept {
     for (auto& p : h) std::memset(p.c, 0, sizeof p.c);
     int index = 0;
     for (int i = 0; i < K; ++i) {
@@ -396,19 +396,19 @@ struct Impl {
     return true;
   }
   // FIPS 204, Algorithm 26: sigEncode(c̃, z mod± q, h) (z centered).
-  static void sig_encode(uint8_t* sig, const uint8_t* ctilde, const Poly (&z)[L], const Poly (&h)[K]) noexcept {
+  static void sigEncode(uint8_t* sig, const uint8_t* ctilde, const Poly (&z)[L], const Poly (&h)[K]) noexcept {
     std::memcpy(sig, ctilde, kCtilde);
     uint8_t* p = sig + kCtilde;
-    for (int i = 0; i < L; ++i, p += kPolyZ) pack_poly<kZBits>(p, z[i], [](int32_t v) { return G1 - v; });
-    hint_bit_pack(p, h);
+    for (int i = 0; i < L; ++i, p += kPolyZ) BitPack<kZBits>(p, z[i], [](int32_t v) { return G1 - v; });
+    HintBitPack(p, h);
   }
   // FIPS 204, Algorithm 27: sigDecode(σ). False if the hint encoding is malformed.
-  static bool sig_decode(const uint8_t* sig, uint8_t* ctilde, Poly (&z)[L], Poly (&h)[K]) noexcept {
+  static bool sigDecode(const uint8_t* sig, uint8_t* ctilde, Poly (&z)[L], Poly (&h)[K]) noexcept {
     std::memcpy(ctilde, sig, kCtilde);
     const uint8_t* p = sig + kCtilde;
     for (int i = 0; i < L; ++i, p += kPolyZ)
-      unpack_poly<kZBits>(p, z[i], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
-    return hint_bit_unpack(p, h);
+      BitUnpack<kZBits>(p, z[i], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
+    return HintBitUnpack(p, h);
   }
 
   // ------------------------------------------------------------------ helpers
@@ -416,7 +416,7 @@ struct Impl {
   static const PolyBackend& be() noexcept { return poly_backend(); }
 
   // t = NTT^-1(Â ∘ ŝ1) + s2 in [0, q) (shared by KeyGen and the secret-key check).
-  static void compute_t(Poly (&t)[K], const Poly (&A)[K][L], const Poly (&s1hat)[L], const Poly (&s2)[K]) noexcept {
+  static void ComputeT(Poly (&t)[K], const Poly (&A)[K][L], const Poly (&s1hat)[L], const Poly (&s2)[K]) noexcept {
     for (int i = 0; i < K; ++i) {
       be().pointwise_acc(t[i].c, A[i], s1hat, L);
       be().invntt(t[i].c);
@@ -434,7 +434,7 @@ struct Impl {
   };
 
   // FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(ξ).
-  static void keygen_internal(const uint8_t xi[32], uint8_t* pk, uint8_t* sk) noexcept {
+  static void KeyGen_internal(const uint8_t xi[32], uint8_t* pk, uint8_t* sk) noexcept {
     KeyGenWork w;
     ScopedWipe<KeyGenWork> wipe(w);
     {
@@ -449,47 +449,47 @@ struct Impl {
     const uint8_t* key = w.seedbuf + 96;
     // Declassified: ρ is published as the first 32 bytes of pk.
     CT_DECLASSIFY(w.seedbuf, 32);
-    expand_a(w.A, rho);
-    expand_s(w.s1, w.s2, rhop);
+    ExpandA(w.A, rho);
+    ExpandS(w.s1, w.s2, rhop);
     for (int i = 0; i < L; ++i) {
       w.s1hat[i] = w.s1[i];
       be().ntt(w.s1hat[i].c);
     }
-    compute_t(w.t, w.A, w.s1hat, w.s2);
+    ComputeT(w.t, w.A, w.s1hat, w.s2);
     for (int i = 0; i < K; ++i)
-      for (int j = 0; j < kN; ++j) power2round(w.t[i].c[j], w.t1[i].c[j], w.t0[i].c[j]);
+      for (int j = 0; j < kN; ++j) Power2Round(w.t[i].c[j], w.t1[i].c[j], w.t0[i].c[j]);
     // Declassified: t1 is published in pk.
     CT_DECLASSIFY(w.t1, sizeof w.t1);
-    pk_encode(pk, rho, w.t1);
+    pkEncode(pk, rho, w.t1);
     Shake256 h;  // tr = H(pk, 64)
     h.absorb(pk, kPk);
     h.squeeze(w.tr, 64);
-    sk_encode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
+    skEncode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
   }
 
   // Checks an expanded secret key and recomputes its public key (see mldsa.hpp: sk_check).
-  static bool sk_check(const uint8_t* sk, uint8_t* pk) noexcept {
+  static bool CheckSecretKey(const uint8_t* sk, uint8_t* pk) noexcept {
     KeyGenWork w;
     ScopedWipe<KeyGenWork> wipe(w);
     uint8_t* rho = w.seedbuf;
     uint8_t* key = w.seedbuf + 96;
-    uint32_t bad = sk_decode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
-    expand_a(w.A, rho);
+    uint32_t bad = skDecode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
+    ExpandA(w.A, rho);
     for (int i = 0; i < L; ++i) {
       w.s1hat[i] = w.s1[i];
       be().ntt(w.s1hat[i].c);
     }
-    compute_t(w.t, w.A, w.s1hat, w.s2);
+    ComputeT(w.t, w.A, w.s1hat, w.s2);
     uint32_t diff = 0;
     for (int i = 0; i < K; ++i)
       for (int j = 0; j < kN; ++j) {
         int32_t t0;
-        power2round(w.t[i].c[j], w.t1[i].c[j], t0);
+        Power2Round(w.t[i].c[j], w.t1[i].c[j], t0);
         diff |= static_cast<uint32_t>(t0 ^ w.t0[i].c[j]);
       }
     // Declassified: t1 is the public key being recomputed.
     CT_DECLASSIFY(w.t1, sizeof w.t1);
-    pk_encode(pk, rho, w.t1);
+    pkEncode(pk, rho, w.t1);
     uint8_t tr[64];
     Shake256 h;
     h.absorb(pk, kPk);
@@ -503,51 +503,70 @@ struct Impl {
 
   // ------------------------------------------------------------------ Sign
 
-  struct SignWork {
+  /// A decoded secret key ready for signing: Â and NTT(s1), NTT(s2), NTT(t0) (FIPS 204
+  /// Algorithm 7 lines 1–5), K and tr. Kept on the stack by sign(), or in a PreparedSigner.
+  struct SecretState {
     Poly A[K][L];
     Poly s1[L], s2[K], t0[K];  // NTT domain
+    uint8_t rho[32], key[32], tr[64];
+  };
+  struct SignWork {
     Poly y[L], z[L];
     Poly w[K], r[K], ct0[K], h[K];
     Poly c;
-    uint8_t rho[32], key[32], tr[64], rhopp[64];
+    uint8_t rhopp[64];
     uint8_t w1enc[K * kPolyW1];
     uint8_t ctilde[kCtilde];
   };
 
-  // FIPS 204, Algorithm 7: ML-DSA.Sign_internal(sk, M′, rnd), from line 7 on (μ given).
-  // Returns 1 on success, 0 if sk is malformed, −1 if the loop bound was hit.
-  static int sign_mu(const uint8_t* sk, const uint8_t mu[64], const uint8_t rnd[32], uint8_t* sig) noexcept {
-    SignWork w;
-    ScopedWipe<SignWork> wipe(w);
-    uint32_t bad = sk_decode(sk, w.rho, w.key, w.tr, w.s1, w.s2, w.t0);
+  // FIPS 204, Algorithm 7 lines 1–5: skDecode, NTT(s1), NTT(s2), NTT(t0), ExpandA.
+  // False if the secret key encoding is invalid (s1/s2 out of range).
+  static bool PrepareSecret(SecretState& s, const uint8_t* sk) noexcept {
+    uint32_t bad = skDecode(sk, s.rho, s.key, s.tr, s.s1, s.s2, s.t0);
     // Declassified: whether the secret key encoding is valid is not secret (it is rejected).
     CT_DECLASSIFY(&bad, sizeof bad);
-    if (bad) return 0;
-    for (int i = 0; i < L; ++i) be().ntt(w.s1[i].c);
-    for (int i = 0; i < K; ++i) be().ntt(w.s2[i].c);
-    for (int i = 0; i < K; ++i) be().ntt(w.t0[i].c);
-    expand_a(w.A, w.rho);
+    if (bad) return false;
+    for (int i = 0; i < L; ++i) be().ntt(s.s1[i].c);
+    for (int i = 0; i < K; ++i) be().ntt(s.s2[i].c);
+    for (int i = 0; i < K; ++i) be().ntt(s.t0[i].c);
+    ExpandA(s.A, s.rho);
+    return true;
+  }
+
+  // FIPS 204, Algorithm 7: ML-DSA.Sign_internal(sk, M′, rnd), from line 7 on (μ given).
+  // Returns 1 on success, 0 if sk is malformed, −1 if the loop bound was hit.
+  static int Sign_internal(const uint8_t* sk, const uint8_t mu[64], const uint8_t rnd[32], uint8_t* sig) noexcept {
+    SecretState s;
+    ScopedWipe<SecretState> wipe(s);
+    if (!PrepareSecret(s, sk)) return 0;
+    return SignCore(s, mu, rnd, sig);
+  }
+
+  // FIPS 204, Algorithm 7 lines 7–33 on a prepared key.
+  static int SignCore(const SecretState& s, const uint8_t mu[64], const uint8_t rnd[32], uint8_t* sig) noexcept {
+    SignWork w;
+    ScopedWipe<SignWork> wipe(w);
     {
       Shake256 h;  // ρ″ = H(K ‖ rnd ‖ μ, 64)
-      h.absorb(w.key, 32);
+      h.absorb(s.key, 32);
       h.absorb(rnd, 32);
       h.absorb(mu, 64);
       h.squeeze(w.rhopp, 64);
     }
     for (int attempt = 0, kappa = 0; attempt < kMaxSignAttempts; ++attempt, kappa += L) {
-      expand_mask(w.y, w.rhopp, kappa);
+      ExpandMask(w.y, w.rhopp, kappa);
       // w = NTT^-1(Â ∘ NTT(y)), in [0, q)
       for (int i = 0; i < L; ++i) {
         w.z[i] = w.y[i];
         be().ntt(w.z[i].c);
       }
       for (int i = 0; i < K; ++i) {
-        be().pointwise_acc(w.w[i].c, w.A[i], w.z, L);
+        be().pointwise_acc(w.w[i].c, s.A[i], w.z, L);
         be().invntt(w.w[i].c);
         for (int j = 0; j < kN; ++j) w.w[i].c[j] = caddq(w.w[i].c[j]);
       }
       // c̃ = H(μ ‖ w1Encode(w1), λ/4) with w1 = HighBits(w)
-      for (int i = 0; i < K; ++i) w1_encode_from_w(w.w1enc + i * kPolyW1, w.w[i]);
+      for (int i = 0; i < K; ++i) w1Encode(w.w1enc + i * kPolyW1, w.w[i]);
       {
         Shake256 h;
         h.absorb(mu, 64);
@@ -558,20 +577,20 @@ struct Impl {
       // only (w1 = HighBits(Â·y)), never of s1, s2 or t0; an accepted c̃ is published in σ and a
       // rejected attempt's y is discarded (Dilithium round-3 specification, §5.5).
       CT_DECLASSIFY(w.ctilde, kCtilde);
-      sample_in_ball(w.c, w.ctilde);
+      SampleInBall(w.c, w.ctilde);
       be().ntt(w.c.c);
       // z = y + NTT^-1(ĉ ∘ ŝ1)   (centered)
       for (int i = 0; i < L; ++i) {
-        be().pointwise(w.z[i].c, w.c.c, w.s1[i].c);
+        be().pointwise(w.z[i].c, w.c.c, s.s1[i].c);
         be().invntt(w.z[i].c);
         for (int j = 0; j < kN; ++j) w.z[i].c[j] = center(w.y[i].c[j] + w.z[i].c[j]);
       }
       // r = w − NTT^-1(ĉ ∘ ŝ2) in [0, q);  ct0 = NTT^-1(ĉ ∘ t̂0) (centered)
       for (int i = 0; i < K; ++i) {
-        be().pointwise(w.r[i].c, w.c.c, w.s2[i].c);
+        be().pointwise(w.r[i].c, w.c.c, s.s2[i].c);
         be().invntt(w.r[i].c);
         for (int j = 0; j < kN; ++j) w.r[i].c[j] = freeze(w.w[i].c[j] - w.r[i].c[j]);
-        be().pointwise(w.ct0[i].c, w.c.c, w.t0[i].c);
+        be().pointwise(w.ct0[i].c, w.c.c, s.t0[i].c);
         be().invntt(w.ct0[i].c);
         for (int j = 0; j < kN; ++j) w.ct0[i].c[j] = center(w.ct0[i].c[j]);
       }
@@ -584,10 +603,10 @@ struct Impl {
       for (int i = 0; i < K; ++i)
         for (int j = 0; j < kN; ++j) {
           const int32_t rv = w.r[i].c[j], c0 = w.ct0[i].c[j];
-          reject |= abs_ge(Rnd::low_bits(rv), G2 - BETA);
+          reject |= abs_ge(Rnd::LowBits(rv), G2 - BETA);
           reject |= abs_ge(c0, G2);
           // h = MakeHint(−ct0, w − cs2 + ct0)
-          const uint32_t hint = Rnd::make_hint(freeze(rv + c0), rv);
+          const uint32_t hint = Rnd::MakeHint(freeze(rv + c0), rv);
           w.h[i].c[j] = static_cast<int32_t>(hint);
           count += hint;
         }
@@ -599,7 +618,7 @@ struct Impl {
       // Declassified: the accepted z and h are published in σ.
       CT_DECLASSIFY(w.z, sizeof w.z);
       CT_DECLASSIFY(w.h, sizeof w.h);
-      sig_encode(sig, w.ctilde, w.z, w.h);
+      sigEncode(sig, w.ctilde, w.z, w.h);
       return 1;
     }
     return -1;
@@ -607,39 +626,58 @@ struct Impl {
 
   // ------------------------------------------------------------------ Verify
 
-  struct VerifyWork {
+  /// A decoded public key ready for verification: Â, NTT(t1·2^d) and tr = H(pk)
+  /// (FIPS 204 Algorithm 8 lines 1, 5, 6 and the t1 half of line 9).
+  struct PublicState {
     Poly A[K][L];
-    Poly t1[K], z[L], h[K], w[K], tmp;
+    Poly t1[K];  // NTT(t1 · 2^d)
+    uint8_t tr[64];
+  };
+  struct VerifyWork {
+    Poly z[L], h[K], w[K], tmp;
     Poly c;
-    uint8_t rho[32];
     uint8_t ctilde[kCtilde], ctilde2[kCtilde];
     uint8_t w1enc[K * kPolyW1];
   };
 
+  static void PreparePublic(PublicState& p, const uint8_t* pk) noexcept {
+    uint8_t rho[32];
+    pkDecode(pk, rho, p.t1);
+    ExpandA(p.A, rho);
+    for (int i = 0; i < K; ++i) {
+      for (int j = 0; j < kN; ++j) p.t1[i].c[j] <<= kD;
+      be().ntt(p.t1[i].c);
+    }
+    ComputeTr(pk, p.tr);
+  }
+
   // FIPS 204, Algorithm 8: ML-DSA.Verify_internal(pk, M′, σ), from line 7 on (μ given).
   // 1 = valid, 0 = invalid (c̃ mismatch), −1 = malformed hint, −2 = z out of bound.
-  static int verify_mu(const uint8_t* pk, const uint8_t mu[64], const uint8_t* sig) noexcept {
+  static int Verify_internal(const uint8_t* pk, const uint8_t mu[64], const uint8_t* sig) noexcept {
+    PublicState p;
+    PreparePublic(p, pk);
+    return VerifyCore(p, mu, sig);
+  }
+
+  // FIPS 204, Algorithm 8 lines 2–4 and 8–13 on a prepared key.
+  static int VerifyCore(const PublicState& p, const uint8_t mu[64], const uint8_t* sig) noexcept {
     VerifyWork w;
-    pk_decode(pk, w.rho, w.t1);
-    if (!sig_decode(sig, w.ctilde, w.z, w.h)) return -1;
+    if (!sigDecode(sig, w.ctilde, w.z, w.h)) return -1;
     for (int i = 0; i < L; ++i)
       for (int j = 0; j < kN; ++j)
         if (abs_ge(w.z[i].c[j], G1 - BETA)) return -2;
-    expand_a(w.A, w.rho);
-    sample_in_ball(w.c, w.ctilde);
+    SampleInBall(w.c, w.ctilde);
     be().ntt(w.c.c);
     for (int i = 0; i < L; ++i) be().ntt(w.z[i].c);
     // w′Approx = NTT^-1(Â ∘ NTT(z) − NTT(c) ∘ NTT(t1 · 2^d)); w1′ = UseHint(h, w′Approx)
     for (int i = 0; i < K; ++i) {
-      for (int j = 0; j < kN; ++j) w.t1[i].c[j] <<= kD;
-      be().ntt(w.t1[i].c);
-      be().pointwise(w.tmp.c, w.c.c, w.t1[i].c);
-      be().pointwise_acc(w.w[i].c, w.A[i], w.z, L);
+      be().pointwise(w.tmp.c, w.c.c, p.t1[i].c);
+      be().pointwise_acc(w.w[i].c, p.A[i], w.z, L);
       for (int j = 0; j < kN; ++j) w.w[i].c[j] = reduce32(w.w[i].c[j] - w.tmp.c[j]);
       be().invntt(w.w[i].c);
       for (int j = 0; j < kN; ++j)
-        w.w[i].c[j] = Rnd::use_hint(static_cast<uint32_t>(w.h[i].c[j]), caddq(w.w[i].c[j]));
-      pack_poly<kW1Bits>(w.w1enc + i * kPolyW1, w.w[i], [](int32_t v) { return v; });
+        w.w[i].c[j] = Rnd::UseHint(static_cast<uint32_t>(w.h[i].c[j]), caddq(w.w[i].c[j]));
+      BitPack<kW1Bits>(w.w1enc + i * kPolyW1, w.w[i], [](int32_t v) { return v; });
     }
     Shake256 h;  // c̃′ = H(μ ‖ w1Encode(w1′), λ/4)
     h.absorb(mu, 64);
@@ -649,7 +687,7 @@ struct Impl {
   }
 
   // tr = H(pk, 64)
-  static void compute_tr(const uint8_t* pk, uint8_t tr[64]) noexcept {
+  static void ComputeTr(const uint8_t* pk, uint8_t tr[64]) noexcept {
     Shake256 h;
     h.absorb(pk, kPk);
     h.squeeze(tr, 64);
@@ -690,7 +728,7 @@ Status check_len(std::string_view what, std::size_t got, std::size_t want) {
   return {};
 }
 
-/// M′ for the external interface: (0 | 1) ‖ |ctx| ‖ ctx ‖ [OID ‖ PH(M) | M], absorbed in pieces.
+/// M′ of FIPS 204 Algorithm 2 line 10 / Algorithm 4 line 23 (and Algorithms 3 / 5): (0 | 1) ‖ |ctx| ‖ ctx ‖ [OID ‖ PH(M) | M], absorbed in pieces.
 struct MPrime {
   std::uint8_t hdr[2];
   byte_span ctx;
@@ -782,16 +820,18 @@ std::string_view level_name(Level lv) noexcept {
   return "ML-DSA-?";
 }
 
+// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal (length checks, then Impl<P>::KeyGen_internal).
 Status keygen_internal(Level lv, byte_span seed, mut_byte_span pk, mut_byte_span sk) {
   if (auto s = check_level(lv); !s) return s;
   const Params& p = params(lv);
   if (auto s = check_len("ML-DSA seed", seed.size(), kSeedBytes); !s) return s;
   if (auto s = check_len("ML-DSA public key buffer", pk.size(), p.pk_bytes); !s) return s;
   if (auto s = check_len("ML-DSA secret key buffer", sk.size(), p.sk_bytes); !s) return s;
-  dispatch(lv, [&](auto impl) { decltype(impl)::keygen_internal(seed.data(), pk.data(), sk.data()); });
+  dispatch(lv, [&](auto impl) { decltype(impl)::KeyGen_internal(seed.data(), pk.data(), sk.data()); });
   return {};
 }
 
+// FIPS 204, Algorithm 1: ML-DSA.KeyGen (ξ from the OS random source).
 Status keygen(Level lv, mut_byte_span seed_out, mut_byte_span pk, mut_byte_span sk) {
   if (auto s = check_len("ML-DSA seed buffer", seed_out.size(), kSeedBytes); !s) return s;
   if (!random_bytes(seed_out)) return Error{Errc::rng_failure, "OS random source failed"};
@@ -803,7 +843,7 @@ Status sk_check(Level lv, byte_span sk, mut_byte_span pk) {
   const Params& p = params(lv);
   if (auto s = check_len("ML-DSA secret key", sk.size(), p.sk_bytes); !s) return s;
   if (auto s = check_len("ML-DSA public key buffer", pk.size(), p.pk_bytes); !s) return s;
-  const bool ok = dispatch(lv, [&](auto impl) { return decltype(impl)::sk_check(sk.data(), pk.data()); });
+  const bool ok = dispatch(lv, [&](auto impl) { return decltype(impl)::CheckSecretKey(sk.data(), pk.data()); });
   if (!ok) {
     secure_zero(pk.data(), pk.size());
     return Error{Errc::key_check_failed, "ML-DSA secret key is malformed or inconsistent (s1/s2 range, t0, tr)"};
@@ -818,11 +858,12 @@ Status sign_mu(Level lv, byte_span sk, byte_span mu, byte_span rnd, mut_byte_spa
   if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
   if (auto s = check_len("ML-DSA rnd", rnd.size(), kRndBytes); !s) return s;
   if (auto s = check_len("ML-DSA signature buffer", sig.size(), p.sig_bytes); !s) return s;
-  const int rc = dispatch(lv, [&](auto impl) { return decltype(impl)::sign_mu(sk.data(), mu.data(), rnd.data(), sig.data()); });
+  const int rc = dispatch(lv, [&](auto impl) { return decltype(impl)::Sign_internal(sk.data(), mu.data(), rnd.data(), sig.data()); });
   if (rc != 1) secure_zero(sig.data(), sig.size());
   return sign_result(rc);
 }
 
+// FIPS 204, Algorithm 7: ML-DSA.Sign_internal on M′ (μ = H(tr ‖ M′, 64), then Impl<P>::Sign_internal).
 Status sign_internal(Level lv, byte_span sk, byte_span mprime, byte_span rnd, mut_byte_span sig) {
   if (auto s = check_level(lv); !s) return s;
   if (auto s = check_len("ML-DSA secret key", sk.size(), params(lv).sk_bytes); !s) return s;
@@ -831,6 +872,7 @@ Status sign_internal(Level lv, byte_span sk, byte_span mprime, byte_span rnd, mu
   return sign_mu(lv, sk, byte_span(mu, kMuBytes), rnd, sig);
 }
 
+// FIPS 204, Algorithm 2: ML-DSA.Sign, or Algorithm 4: HashML-DSA.Sign when opt.prehash is set.
 Status sign(Level lv, byte_span sk, byte_span msg, mut_byte_span sig, const Options& opt) {
   if (auto s = check_level(lv); !s) return s;
   if (auto s = check_len("ML-DSA secret key", sk.size(), params(lv).sk_bytes); !s) return s;
@@ -850,7 +892,7 @@ Status external_mu(Level lv, byte_span pk, byte_span msg, mut_byte_span mu, cons
   MPrime m;
   if (auto s = format_mprime(m, msg, opt); !s) return s;
   std::uint8_t tr[kTrBytes];
-  dispatch(lv, [&](auto impl) { decltype(impl)::compute_tr(pk.data(), tr); });
+  dispatch(lv, [&](auto impl) { decltype(impl)::ComputeTr(pk.data(), tr); });
   mu_from_tr(tr, &m, {}, mu.data());
   return {};
 }
@@ -861,22 +903,107 @@ Status verify_mu(Level lv, byte_span pk, byte_span mu, byte_span sig) {
   if (auto s = check_len("ML-DSA public key", pk.size(), p.pk_bytes); !s) return s;
   if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
   if (auto s = check_len("ML-DSA signature", sig.size(), p.sig_bytes); !s) return s;
-  return verify_result(dispatch(lv, [&](auto impl) { return decltype(impl)::verify_mu(pk.data(), mu.data(), sig.data()); }));
+  return verify_result(dispatch(lv, [&](auto impl) { return decltype(impl)::Verify_internal(pk.data(), mu.data(), sig.data()); }));
 }
 
+// FIPS 204, Algorithm 8: ML-DSA.Verify_internal on M′.
 Status verify_internal(Level lv, byte_span pk, byte_span mprime, byte_span sig) {
   if (auto s = check_level(lv); !s) return s;
   if (auto s = check_len("ML-DSA public key", pk.size(), params(lv).pk_bytes); !s) return s;
   std::uint8_t tr[kTrBytes], mu[kMuBytes];
-  dispatch(lv, [&](auto impl) { decltype(impl)::compute_tr(pk.data(), tr); });
+  dispatch(lv, [&](auto impl) { decltype(impl)::ComputeTr(pk.data(), tr); });
   mu_from_tr(tr, nullptr, mprime, mu);
   return verify_mu(lv, pk, byte_span(mu, kMuBytes), sig);
 }
 
+// FIPS 204, Algorithm 3: ML-DSA.Verify, or Algorithm 5: HashML-DSA.Verify when opt.prehash is set.
 Status verify(Level lv, byte_span pk, byte_span msg, byte_span sig, const Options& opt) {
   std::uint8_t mu[kMuBytes];
   if (auto s = external_mu(lv, pk, msg, mut_byte_span(mu, kMuBytes), opt); !s) return s;
   return verify_mu(lv, pk, byte_span(mu, kMuBytes), sig);
+}
+
+// ---------------------------------------------------------------------- prepared keys
+
+namespace {
+template <class I>
+void destroy_secret_state(void* p) noexcept {
+  auto* s = static_cast<typename I::SecretState*>(p);
+  secure_zero(s, sizeof *s);
+  delete s;
+}
+template <class I>
+void destroy_public_state(void* p) noexcept {
+  delete static_cast<typename I::PublicState*>(p);
+}
+}  // namespace
+
+Result<PreparedSigningKey> PreparedSigningKey::create(Level lv, byte_span sk) {
+  if (auto s = check_level(lv); !s) return s.error();
+  if (auto s = check_len("ML-DSA secret key", sk.size(), params(lv).sk_bytes); !s) return s.error();
+  return dispatch(lv, [&](auto impl) -> Result<PreparedSigningKey> {
+    using I = decltype(impl);
+    Holder h(new typename I::SecretState, &destroy_secret_state<I>);
+    if (!I::PrepareSecret(*static_cast<typename I::SecretState*>(h.get()), sk.data()))
+      return Error{Errc::invalid_encoding, "ML-DSA secret key: s1/s2 coefficient out of range"};
+    return PreparedSigningKey(lv, std::move(h));
+  });
+}
+
+Status PreparedSigningKey::sign_mu(byte_span mu, byte_span rnd, mut_byte_span sig) const {
+  if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
+  if (auto s = check_len("ML-DSA rnd", rnd.size(), kRndBytes); !s) return s;
+  if (auto s = check_len("ML-DSA signature buffer", sig.size(), params(lv_).sig_bytes); !s) return s;
+  const int rc = dispatch(lv_, [&](auto impl) {
+    using I = decltype(impl);
+    return I::SignCore(*static_cast<const typename I::SecretState*>(st_.get()), mu.data(), rnd.data(), sig.data());
+  });
+  if (rc != 1) secure_zero(sig.data(), sig.size());
+  return sign_result(rc);
+}
+
+Status PreparedSigningKey::sign(byte_span msg, mut_byte_span sig, const Options& opt) const {
+  MPrime m;
+  if (auto s = format_mprime(m, msg, opt); !s) return s;
+  RndBuf rnd;
+  if (auto s = choose_rnd(opt, rnd); !s) return s;
+  std::uint8_t mu[kMuBytes];
+  dispatch(lv_, [&](auto impl) {
+    using I = decltype(impl);
+    mu_from_tr(static_cast<const typename I::SecretState*>(st_.get())->tr, &m, {}, mu);
+  });
+  return sign_mu(byte_span(mu, kMuBytes), byte_span(rnd.b, kRndBytes), sig);
+}
+
+Result<PreparedVerifyingKey> PreparedVerifyingKey::create(Level lv, byte_span pk) {
+  if (auto s = check_level(lv); !s) return s.error();
+  if (auto s = check_len("ML-DSA public key", pk.size(), params(lv).pk_bytes); !s) return s.error();
+  return dispatch(lv, [&](auto impl) -> Result<PreparedVerifyingKey> {
+    using I = decltype(impl);
+    Holder h(new typename I::PublicState, &destroy_public_state<I>);
+    I::PreparePublic(*static_cast<typename I::PublicState*>(h.get()), pk.data());
+    return PreparedVerifyingKey(lv, std::move(h));
+  });
+}
+
+Status PreparedVerifyingKey::verify_mu(byte_span mu, byte_span sig) const {
+  if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
+  if (auto s = check_len("ML-DSA signature", sig.size(), params(lv_).sig_bytes); !s) return s;
+  return verify_result(dispatch(lv_, [&](auto impl) {
+    using I = decltype(impl);
+    return I::VerifyCore(*static_cast<const typename I::PublicState*>(st_.get()), mu.data(), sig.data());
+  }));
+}
+
+Status PreparedVerifyingKey::verify(byte_span msg, byte_span sig, const Options& opt) const {
+  MPrime m;
+  if (auto s = format_mprime(m, msg, opt); !s) return s;
+  std::uint8_t mu[kMuBytes];
+  dispatch(lv_, [&](auto impl) {
+    using I = decltype(impl);
+    mu_from_tr(static_cast<const typename I::PublicState*>(st_.get())->tr, &m, {}, mu);
+  });
+  return verify_mu(byte_span(mu, kMuBytes), sig);
 }
 
 }  // namespace pqsig::mldsa

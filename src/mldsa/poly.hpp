@@ -40,9 +40,50 @@ inline std::int32_t caddq(std::int32_t a) noexcept { return a + ((a >> 31) & Q);
 /// Standard representative in [0, q).
 inline std::int32_t freeze(std::int32_t a) noexcept { return caddq(reduce32(a)); }
 
-struct Poly {
+struct alignas(32) Poly {
   std::int32_t c[kN];
 };
+
+// ---- FIPS 204 Appendix B: zetas[m] = ζ^BitRev8(m) mod q (ζ = 1753), stored multiplied by 2^32
+// (Montgomery form) in the centered representation. Computed at compile time.
+namespace zeta_gen {
+constexpr std::int64_t mod_pow(std::int64_t b, std::int64_t e) {
+  std::int64_t r = 1;
+  b %= Q;
+  while (e > 0) {
+    if (e & 1) r = r * b % Q;
+    b = b * b % Q;
+    e >>= 1;
+  }
+  return r;
+}
+constexpr unsigned brv8(unsigned x) {
+  unsigned r = 0;
+  for (int i = 0; i < 8; ++i) r |= ((x >> i) & 1u) << (7 - i);
+  return r;
+}
+constexpr std::int32_t centered(std::int64_t a) {
+  a %= Q;
+  if (a < 0) a += Q;
+  return static_cast<std::int32_t>(a > Q / 2 ? a - Q : a);
+}
+constexpr std::int64_t kZeta = 1753;                       // FIPS 204 §7.5: 512th root of unity
+constexpr std::int64_t kMont = (std::int64_t{1} << 32) % Q;  // 2^32 mod q
+static_assert(mod_pow(kZeta, 256) == Q - 1, "ζ must be a primitive 512th root of unity");
+struct Zetas {
+  std::int32_t z[kN];
+};
+constexpr Zetas make_zetas() {
+  Zetas t{};
+  for (unsigned m = 0; m < kN; ++m) t.z[m] = centered(mod_pow(kZeta, brv8(m)) * kMont);
+  return t;
+}
+}  // namespace zeta_gen
+inline constexpr zeta_gen::Zetas kZetas = zeta_gen::make_zetas();
+/// Final factor of NTT^-1: 256^-1 (FIPS 204 Algorithm 42, f = 8347681), times 2^32 to undo the
+/// Montgomery factor of the pointwise product, times 2^32 for the Montgomery reduction itself.
+inline constexpr std::int32_t kInvNttScale =
+    zeta_gen::centered(zeta_gen::kMont * zeta_gen::kMont % Q * zeta_gen::mod_pow(256, Q - 2));
 
 /// NTT / pointwise backend. All functions are constant time.
 struct PolyBackend {
@@ -59,8 +100,11 @@ struct PolyBackend {
   void (*pointwise_acc)(std::int32_t c[kN], const Poly* a, const Poly* b, int n) noexcept;
 };
 
-/// The backend selected at run time (scalar reference today; PQSIG_PORTABLE keeps it scalar).
+/// The backend selected at run time: AVX2 when the CPU has it (and neither PQSIG_PORTABLE nor
+/// cpu::force_portable is in effect), else the scalar reference.
 const PolyBackend& poly_backend() noexcept;
+/// The AVX2 backend, or nullptr when it is not compiled in or the CPU lacks AVX2.
+const PolyBackend* poly_backend_avx2() noexcept;
 /// The portable reference backend (SIMD backends are tested against it).
 const PolyBackend& poly_backend_scalar() noexcept;
 

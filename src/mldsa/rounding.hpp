@@ -10,7 +10,7 @@
 namespace pqsig::mldsa::detail {
 
 /// FIPS 204, Algorithm 35: Power2Round(r) for r in [0, q): r = r1·2^d + r0, r0 in (−2^12, 2^12].
-inline void power2round(std::int32_t r, std::int32_t& r1, std::int32_t& r0) noexcept {
+inline void Power2Round(std::int32_t r, std::int32_t& r1, std::int32_t& r0) noexcept {
   r1 = (r + (1 << (kD - 1)) - 1) >> kD;
   r0 = r - (r1 << kD);
 }
@@ -22,7 +22,7 @@ struct Rounding {
 
   /// FIPS 204, Algorithm 36: Decompose(r) for r in [0, q): r ≡ r1·2γ2 + r0, r0 in (−γ2, γ2],
   /// with the r − r0 = q − 1 case mapped to r1 = 0, r0 − 1. Constant time, no division.
-  static void decompose(std::int32_t r, std::int32_t& r1, std::int32_t& r0) noexcept {
+  static void Decompose(std::int32_t r, std::int32_t& r1, std::int32_t& r0) noexcept {
     std::int32_t a1 = (r + 127) >> 7;  // ⌈r / 128⌉; 2γ2 is a multiple of 128
     if constexpr (G2 == (kQ - 1) / 32) {
       // 2γ2/128 = 4092; 1025/2^22 ≈ 1/4092: a1 = round(r / 2γ2), and 16 wraps to 0.
@@ -39,27 +39,27 @@ struct Rounding {
     r0 = a0;
   }
   /// FIPS 204, Algorithm 37: HighBits(r).
-  static std::int32_t high_bits(std::int32_t r) noexcept {
+  static std::int32_t HighBits(std::int32_t r) noexcept {
     std::int32_t r1, r0;
-    decompose(r, r1, r0);
+    Decompose(r, r1, r0);
     return r1;
   }
   /// FIPS 204, Algorithm 38: LowBits(r).
-  static std::int32_t low_bits(std::int32_t r) noexcept {
+  static std::int32_t LowBits(std::int32_t r) noexcept {
     std::int32_t r1, r0;
-    decompose(r, r1, r0);
+    Decompose(r, r1, r0);
     return r0;
   }
   /// FIPS 204, Algorithm 39: MakeHint(z, r) = [HighBits(r) ≠ HighBits(r + z)]; arguments given
   /// as the two values r and r + z, both in [0, q). Returns 0 or 1, constant time.
-  static std::uint32_t make_hint(std::int32_t r, std::int32_t r_plus_z) noexcept {
-    const std::uint32_t d = static_cast<std::uint32_t>(high_bits(r) ^ high_bits(r_plus_z));
+  static std::uint32_t MakeHint(std::int32_t r, std::int32_t r_plus_z) noexcept {
+    const std::uint32_t d = static_cast<std::uint32_t>(HighBits(r) ^ HighBits(r_plus_z));
     return (d | (0u - d)) >> 31;
   }
   /// FIPS 204, Algorithm 40: UseHint(h, r) for r in [0, q) (public data: verification only).
-  static std::int32_t use_hint(std::uint32_t h, std::int32_t r) noexcept {
+  static std::int32_t UseHint(std::uint32_t h, std::int32_t r) noexcept {
     std::int32_t r1, r0;
-    decompose(r, r1, r0);
+    Decompose(r, r1, r0);
     if (h == 0) return r1;
     if (r0 > 0) return r1 == kM - 1 ? 0 : r1 + 1;
     return r1 == 0 ? kM - 1 : r1 - 1;

@@ -30,11 +30,19 @@ inline std::uint16_t csubq(std::uint32_t a) noexcept {
   r += (0u - (r >> 31)) & kQ;
   return static_cast<std::uint16_t>(r);
 }
-/// x mod q for x < 2^24 (Barrett reduction; no division instruction).
+/// x mod q for x < 2^24 (Barrett reduction in 32-bit arithmetic, so loops vectorize; no
+/// division instruction). t = ((x >> 8) · floor(2^24/q)) >> 16 underestimates floor(x/q) by at
+/// most 2, so x − t·q lies in [0, 3q) and two masked subtractions finish.
 inline std::uint16_t barrett(std::uint32_t x) noexcept {
-  constexpr std::uint64_t kM = (std::uint64_t{1} << 36) / kQ;  // floor(2^36 / q)
-  std::uint32_t t = static_cast<std::uint32_t>((static_cast<std::uint64_t>(x) * kM) >> 36);
-  return csubq(x - t * kQ);  // x - t·q in [0, 2q)
+  constexpr std::uint32_t kM = (1u << 24) / kQ;  // 5039
+  const std::uint32_t t = ((x >> 8) * kM) >> 16;
+  return csubq(csubq(x - t * kQ));
+}
+/// a · zeta mod q with zeta_shoup = floor(zeta · 2^16 / q) precomputed (Shoup multiplication):
+/// for a < 2^12, (a · zeta_shoup) >> 16 is floor(a·zeta/q) or one less, so one subtraction finishes.
+inline std::uint16_t fmul_shoup(std::uint16_t a, std::uint16_t zeta, std::uint16_t zeta_shoup) noexcept {
+  const std::uint32_t qe = (std::uint32_t{a} * zeta_shoup) >> 16;
+  return csubq(std::uint32_t{a} * zeta - qe * kQ);
 }
 inline std::uint16_t fadd(std::uint16_t a, std::uint16_t b) noexcept { return csubq(std::uint32_t{a} + b); }
 inline std::uint16_t fsub(std::uint16_t a, std::uint16_t b) noexcept { return csubq(std::uint32_t{a} + kQ - b); }
@@ -68,6 +76,12 @@ constexpr std::array<std::uint16_t, 128> make_gammas() {
   return g;
 }
 inline constexpr auto kZetas = make_zetas();
+constexpr std::array<std::uint16_t, 128> make_shoup(const std::array<std::uint16_t, 128>& z) {
+  std::array<std::uint16_t, 128> r{};
+  for (std::size_t i = 0; i < 128; ++i) r[i] = static_cast<std::uint16_t>((std::uint32_t{z[i]} << 16) / kQ);
+  return r;
+}
+inline constexpr auto kZetasShoup = make_shoup(kZetas);
 inline constexpr auto kGammas = make_gammas();
 static_assert(kZetas[1] == 1729 && kZetas[2] == 2580 && kZetas[3] == 3289, "FIPS 203 Appendix A zeta table");
 static_assert(kGammas[0] == 17 && kGammas[1] == 3312, "FIPS 203 Appendix A gamma table");
@@ -79,9 +93,10 @@ inline NttPoly ntt(const Poly& f) noexcept {
   int i = 1;
   for (int len = 128; len >= 2; len >>= 1) {
     for (int start = 0; start < kN; start += 2 * len) {
-      const std::uint16_t zeta = kZetas[i++];
+      const std::uint16_t zeta = kZetas[i], zs = kZetasShoup[i];
+      ++i;
       for (int j = start; j < start + len; ++j) {
-        std::uint16_t t = fmul(zeta, r.c[j + len]);
+        std::uint16_t t = fmul_shoup(r.c[j + len], zeta, zs);
         r.c[j + len] = fsub(r.c[j], t);
         r.c[j] = fadd(r.c[j], t);
       }
@@ -97,15 +112,17 @@ inline Poly ntt_inverse(const NttPoly& fh) noexcept {
   int i = 127;
   for (int len = 2; len <= 128; len <<= 1) {
     for (int start = 0; start < kN; start += 2 * len) {
-      const std::uint16_t zeta = kZetas[i--];
+      const std::uint16_t zeta = kZetas[i], zs = kZetasShoup[i];
+      --i;
       for (int j = start; j < start + len; ++j) {
         std::uint16_t t = r.c[j];
         r.c[j] = fadd(t, r.c[j + len]);
-        r.c[j + len] = fmul(zeta, fsub(r.c[j + len], t));
+        r.c[j + len] = fmul_shoup(fsub(r.c[j + len], t), zeta, zs);
       }
     }
   }
-  for (int j = 0; j < kN; ++j) r.c[j] = fmul(r.c[j], 3303);  // 3303 = 128^-1 mod q
+  constexpr std::uint16_t kInv128 = 3303, kInv128Shoup = static_cast<std::uint16_t>((3303u << 16) / kQ);
+  for (int j = 0; j < kN; ++j) r.c[j] = fmul_shoup(r.c[j], kInv128, kInv128Shoup);  // 3303 = 128^-1 mod q
   return r;
 }
 

@@ -1,6 +1,8 @@
 // `pqsig price` measurement engine: prepares every suite's operations through the one suite API
 // (never an algorithm-specific header) and times them with a warm-up, batching for fast
 // operations, a minimum sample count and a time budget per operation.
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -16,6 +18,16 @@ using Clock = std::chrono::steady_clock;
 
 double ns_since(Clock::time_point t0) {
   return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+}
+
+double sample_clock_ns(bool cpu) {
+  if (cpu) {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+  }
+  return static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
 }
 
 std::vector<bytes> make_messages(const SampleRequest& r, const SuiteInfo& s, const MeasureOptions& o) {
@@ -187,29 +199,35 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
   const auto w0 = Clock::now();
   std::size_t warm = 0;
   double warm_ns = 0;
+  std::vector<double> samples;
   do {
+    const double c0 = sample_clock_ns(o.thread_cpu_time);
     if (auto st = op.run(); !st) {
       res.error = st.error().what();
       return res;
     }
     ++warm;
     warm_ns = ns_since(w0);
+    if (warm == 1 && warm_ns >= o.slow_op_ns) {
+      samples.push_back(sample_clock_ns(o.thread_cpu_time) - c0);  // a slow op's warm-up is its first sample
+      break;
+    }
   } while (warm_ns < o.warmup_ms * 1e6 && warm < 1000000);
   const double est = warm_ns / static_cast<double>(warm);
+  const std::size_t min_samples = samples.empty() ? o.min_samples : std::max<std::size_t>(1, o.min_samples_slow);
   // Fast operations are timed in batches so the clock's own cost stays negligible.
   std::size_t batch = 1;
   if (est > 0 && est < o.min_sample_ns) batch = static_cast<std::size_t>(std::ceil(o.min_sample_ns / est));
   batch = std::min<std::size_t>(batch, 100000);
   res.batch = batch;
 
-  std::vector<double> samples;
   samples.reserve(std::min<std::size_t>(o.max_samples, 4096));
   const double budget_ns = o.budget_ms_per_op * 1e6;
   const auto t0 = Clock::now();
   for (;;) {
     if (samples.size() >= o.max_samples) break;
-    if (samples.size() >= o.min_samples && ns_since(t0) >= budget_ns) break;
-    const auto s0 = Clock::now();
+    if (samples.size() >= min_samples && ns_since(t0) >= budget_ns) break;
+    const double s0 = sample_clock_ns(o.thread_cpu_time);
     for (std::size_t k = 0; k < batch; ++k) {
       if (auto st = op.run(); !st) {
         res.error = st.error().what();
@@ -217,7 +235,7 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
         return res;
       }
     }
-    samples.push_back(ns_since(s0) / static_cast<double>(batch));
+    samples.push_back((sample_clock_ns(o.thread_cpu_time) - s0) / static_cast<double>(batch));
   }
   res.stats = compute_stats(samples);
   if (o.keep_samples) res.samples = std::move(samples);

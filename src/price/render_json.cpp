@@ -33,10 +33,13 @@ json options_json(const Report& r) {
           {"budget_ms_per_op", o.budget_ms_per_op},
           {"warmup_ms", o.warmup_ms},
           {"min_samples", o.min_samples},
+          {"min_samples_slow", o.min_samples_slow},
+          {"slow_op_ns", o.slow_op_ns},
           {"max_samples", o.max_samples},
           {"distinct_messages", o.distinct_messages},
           {"message", o.message_size ? "random bytes" : "web-bot-auth signature base"},
-          {"message_size", o.message_size}};
+          {"message_size", o.message_size},
+          {"clock", o.thread_cpu_time ? "thread-cpu" : "wall (steady_clock)"}};
 }
 
 }  // namespace
@@ -46,7 +49,7 @@ std::string render_json(const Report& rep) {
   j["tool"] = "pqsig price";
   j["environment"] = env_json(rep.env);
   j["options"] = options_json(rep);
-  j["workload"] = json::parse(workload_to_json(rep.workload));
+  j["workload"] = json::parse(workload_to_json(rep.workload));  // (keys sorted here; --print-workload keeps order)
   j["wall_seconds"] = rep.wall_seconds;
   j["vu_reference_verify_ns"] = rep.reference_verify_ns;
   json suites = json::array();

@@ -63,8 +63,9 @@ std::string render_text(const Report& rep) {
   std::size_t msg = 0;
   for (const auto& r : rep.suites)
     if (r.message_bytes) { msg = r.message_bytes; break; }
-  o += fmt("  run      %s: warm-up, then >= %zu samples and %.0f ms per operation; signing over %zu distinct messages\n",
-           rep.mode.c_str(), rep.options.min_samples, rep.options.budget_ms_per_op, rep.options.distinct_messages);
+  o += fmt("  run      %s: warm-up, then >= %zu samples and %.0f ms per operation; signing over %zu distinct messages; %s\n",
+           rep.mode.c_str(), rep.options.min_samples, rep.options.budget_ms_per_op, rep.options.distinct_messages,
+           rep.options.thread_cpu_time ? "thread CPU time" : "wall time");
   o += "  message  " +
        (rep.options.message_size ? fmt("%zu random bytes", rep.options.message_size)
                                  : fmt("the Web Bot Auth signature base of a sample request (%s B)", format_bytes(msg).c_str())) +
@@ -166,16 +167,16 @@ std::string render_text(const Report& rep) {
   // ---- hybrids
   if (!rep.hybrids.empty()) {
     o += "\nHybrids: classical alone -> classical + PQ (pairs = two labels over one base; composites = one signature)\n";
-    o += pad("hybrid", 26) + pad("sig bytes", 22) + pad("pk bytes", 20) + pad("header bytes", 22) +
+    o += pad("hybrid", 26) + pad("sig bytes", 22) + pad("pk bytes", 23) + pad("header bytes", 24) +
          "verify/s/core\n";
     for (const auto& h : rep.hybrids) {
       std::string line = pad(h.name, 26);
       line += pad(format_bytes(h.classical_sig) + " -> " + format_bytes(h.hybrid_sig) + " (+" +
                       format_bytes(h.hybrid_sig - std::min(h.hybrid_sig, h.classical_sig)) + ")", 22);
       line += pad(format_bytes(h.classical_pk) + " -> " + format_bytes(h.hybrid_pk) + " (+" +
-                      format_bytes(h.hybrid_pk - std::min(h.hybrid_pk, h.classical_pk)) + ")", 20);
+                      format_bytes(h.hybrid_pk - std::min(h.hybrid_pk, h.classical_pk)) + ")", 23);
       line += pad(format_bytes(h.classical_header) + " -> " + format_bytes(h.hybrid_header) + " (+" +
-                      format_bytes(h.hybrid_header - std::min(h.hybrid_header, h.classical_header)) + ")", 22);
+                      format_bytes(h.hybrid_header - std::min(h.hybrid_header, h.classical_header)) + ")", 24);
       if (h.available)
         line += rate(h.verifies_per_s_before) + " -> " + rate(h.verifies_per_s_after) +
                 fmt(" (%.0f%%)", 100.0 * h.verifies_per_s_after / h.verifies_per_s_before);

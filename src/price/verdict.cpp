@@ -2,6 +2,7 @@
 // and the worst-case block estimate. Pure arithmetic, tested on known figures.
 #include <cmath>
 
+#include "pqsig/ledger.hpp"
 #include "pqsig/price.hpp"
 
 namespace pqsig::price {
@@ -28,9 +29,8 @@ SurfaceVerdict evaluate_surface(const Surface& s, const Workload& w, double sign
 
 std::uint64_t verify_units(double verify_ns, double reference_ns) noexcept {
   if (!(verify_ns > 0) || !(reference_ns > 0)) return 0;
-  // ceil(100 × v / ref); the tiny epsilon keeps an exact 100.0 from rounding up through FP noise.
-  const double x = 100.0 * verify_ns / reference_ns;
-  return static_cast<std::uint64_t>(std::ceil(x - 1e-9));
+  // One formula for the whole project: the ledger's (ceil(100 × v / ref)).
+  return ledger::verify_units(verify_ns, reference_ns);
 }
 
 LedgerRow ledger_row(double verify_ns, double reference_ns, double dual_verify_ns, double dual_reference_ns,

@@ -21,10 +21,12 @@ Workload default_workload() {
 
 namespace {
 
-json request_to_json(const SampleRequest& r) {
-  json h = json::array();
-  for (const auto& [k, v] : r.headers) h.push_back(json::array({k, v}));
-  return json{{"method", r.method},         {"authority", r.authority}, {"path", r.path},
+using ojson = nlohmann::ordered_json;
+
+ojson request_to_json(const SampleRequest& r) {
+  ojson h = ojson::array();
+  for (const auto& [k, v] : r.headers) h.push_back(ojson::array({k, v}));
+  return ojson{{"method", r.method},         {"authority", r.authority}, {"path", r.path},
               {"signature_agent", r.signature_agent}, {"label", r.label}, {"agent_key", r.agent_key}, {"tag", r.tag},
               {"created", r.created},       {"validity_s", r.validity_s}, {"headers", h}};
 }
@@ -32,14 +34,14 @@ json request_to_json(const SampleRequest& r) {
 }  // namespace
 
 std::string workload_to_json(const Workload& w) {
-  json s = json::array();
+  ojson s = ojson::array();
   for (const auto& x : w.surfaces)
     s.push_back({{"name", x.name},
                  {"signatures_per_request", x.signatures_per_request},
                  {"verifications_per_request", x.verifications_per_request}});
-  json hy = json::array();
-  for (const auto& h : w.hybrids) hy.push_back(json::array({h.classical, h.pq}));
-  json j = {{"surfaces", s},
+  ojson hy = ojson::array();
+  for (const auto& h : w.hybrids) hy.push_back(ojson::array({h.classical, h.pq}));
+  ojson j = {{"surfaces", s},
             {"cpu_budget_ms", w.cpu_budget_ms},
             {"production_cpu_factor", w.production_cpu_factor},
             {"header_cap_bytes", w.header_cap_bytes},

@@ -72,7 +72,7 @@ class Sha2Hash {
   static constexpr bool big = P::sha512;  // SHA-512 for H, T_l, H_msg, PRF_msg
 
   Sha2Hash(const std::uint8_t* pk_seed, const std::uint8_t* sk_seed) noexcept
-      : c256_(hash::detail::sha256_compress_fn()) {
+      : c256_(hash::detail::sha256_compress_fn()), c256x4_(hash::detail::sha256_compress_x4_fn()) {
     std::memcpy(pk_seed_, pk_seed, n);
     if (sk_seed) std::memcpy(sk_seed_, sk_seed, n);
     // State after the block PK.seed || toByte(0, 64 − n).
@@ -127,6 +127,17 @@ class Sha2Hash {
       s.final(d);
       std::memcpy(out, d, n);
     }
+  }
+
+  // ---- four independent calls: F and PRF as four interleaved SHA-256 compressions (SHA-NI
+  // when available, else four scalar ones); T_l one after another.
+  void F_x4(const Adrs* adrs, std::uint8_t* const* io) const noexcept { sha256_one_block_x4<n>(adrs, io, io); }
+  void PRF_x4(const Adrs* adrs, std::uint8_t* const* out) const noexcept {
+    const std::uint8_t* in[4] = {sk_seed_, sk_seed_, sk_seed_, sk_seed_};
+    sha256_one_block_x4<n>(adrs, in, out);
+  }
+  void T_x4(const Adrs* adrs, const std::uint8_t* const* in, std::size_t l, std::uint8_t* const* out) const noexcept {
+    for (int q = 0; q < 4; ++q) T(adrs[q], in[q], l, out[q]);
   }
 
   /// PRF_msg(SK.prf, opt_rand, M) = Trunc_n(HMAC-SHA-256/512(SK.prf, opt_rand || M)).
@@ -194,6 +205,26 @@ class Sha2Hash {
     for (std::size_t i = 0; i < n / 4; ++i) sha2util::store_be32(out + 4 * i, s[i]);
     wipe(blk, sizeof blk);  // may hold SK.seed (PRF) or a secret chain value
   }
+  template <std::size_t InBytes, class In>
+  void sha256_one_block_x4(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
+    static_assert(22 + InBytes + 9 <= 64);
+    alignas(16) std::uint8_t blk[4][64];
+    std::uint32_t s[4][8];
+    for (int q = 0; q < 4; ++q) {
+      adrs[q].compress(blk[q]);
+      std::memcpy(blk[q] + 22, in[q], InBytes);
+      blk[q][22 + InBytes] = 0x80;
+      std::memset(blk[q] + 23 + InBytes, 0, 64 - 8 - (23 + InBytes));
+      sha2util::store_be64(blk[q] + 56, std::uint64_t(64 + 22 + InBytes) * 8);
+      std::memcpy(s[q], st256_, sizeof s[q]);
+    }
+    std::uint32_t* const hs[4] = {s[0], s[1], s[2], s[3]};
+    const std::uint8_t* const bs[4] = {blk[0], blk[1], blk[2], blk[3]};
+    c256x4_(hs, bs);
+    for (int q = 0; q < 4; ++q)
+      for (std::size_t i = 0; i < n / 4; ++i) sha2util::store_be32(out[q] + 4 * i, s[q][i]);
+    wipe(blk, sizeof blk);
+  }
   template <std::size_t InBytes>
   void sha512_one_block(const Adrs& adrs, const std::uint8_t* in, std::uint8_t* out) const noexcept {
     static_assert(22 + InBytes + 17 <= 128);
@@ -211,6 +242,7 @@ class Sha2Hash {
   }
 
   hash::detail::Sha256CompressFn c256_;
+  hash::detail::Sha256CompressX4Fn c256x4_;
   std::uint32_t st256_[8];
   std::uint64_t st512_[8]{};
   std::uint8_t pk_seed_[n];

@@ -40,6 +40,32 @@ class ShakeHash {
     s.squeeze(out, n);
   }
 
+  // ---- four independent calls at once (4-way Keccak: AVX2 when available, else four scalar
+  // permutations). Lane q uses adrs[q]; all lanes have the same input length.
+  void F_x4(const Adrs* adrs, std::uint8_t* const* io) const noexcept { one_block_x4<n>(adrs, io, io); }
+  void PRF_x4(const Adrs* adrs, std::uint8_t* const* out) const noexcept {
+    const std::uint8_t* in[4] = {sk_seed_, sk_seed_, sk_seed_, sk_seed_};
+    one_block_x4<n>(adrs, in, out);
+  }
+  /// T_l for four lanes; l ≤ max_l (the WOTS+ len or FORS k).
+  void T_x4(const Adrs* adrs, const std::uint8_t* const* in, std::size_t l, std::uint8_t* const* out) const noexcept {
+    constexpr std::size_t max_l = P::len > P::k ? P::len : P::k;
+    std::uint8_t buf[4][n + 32 + max_l * n];
+    const std::uint8_t* lanes[4];
+    for (int q = 0; q < 4; ++q) {
+      std::memcpy(buf[q], pk_seed_, n);
+      std::memcpy(buf[q] + n, adrs[q].b, 32);
+      std::memcpy(buf[q] + n + 32, in[q], l * n);
+      lanes[q] = buf[q];
+    }
+    hash::Shake256x4 s;
+    s.absorb_once(lanes, n + 32 + l * n);
+    std::uint8_t blk[4][hash::kShake256Rate];
+    std::uint8_t* outs[4] = {blk[0], blk[1], blk[2], blk[3]};
+    s.squeeze_blocks(outs, 1);
+    for (int q = 0; q < 4; ++q) std::memcpy(out[q], blk[q], n);
+  }
+
   /// PRF_msg(SK.prf, opt_rand, M) = SHAKE256(SK.prf || opt_rand || M, 8n).
   static void PRF_msg(const std::uint8_t* sk_prf, const std::uint8_t* opt_rand, const Msg& m,
                       std::uint8_t* out) noexcept {
@@ -76,6 +102,23 @@ class ShakeHash {
     hash::keccak_f1600(st);
     std::memcpy(out, p, n);
     wipe(st, sizeof st);  // may hold SK.seed (PRF) or a secret chain value
+  }
+
+  template <std::size_t InBytes, class In>
+  void one_block_x4(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
+    static_assert(n + 32 + InBytes < hash::kShake256Rate);
+    std::uint64_t st[4][25] = {};
+    for (int q = 0; q < 4; ++q) {
+      auto* p = reinterpret_cast<std::uint8_t*>(st[q]);
+      std::memcpy(p, pk_seed_, n);
+      std::memcpy(p + n, adrs[q].b, 32);
+      std::memcpy(p + n + 32, in[q], InBytes);
+      p[n + 32 + InBytes] = 0x1F;
+      p[hash::kShake256Rate - 1] ^= 0x80;
+    }
+    hash::keccak_f1600_x4(st);
+    for (int q = 0; q < 4; ++q) std::memcpy(out[q], st[q], n);
+    wipe(st, sizeof st);
   }
 
   std::uint8_t pk_seed_[n];

@@ -59,30 +59,45 @@ struct Slh {
     }
   }
 
-  // FIPS 205, Algorithm 6: wots_pkGen(SK.seed, PK.seed, ADRS). When `digits` is given this is
-  // also Algorithm 7 (wots_sign): sig[i] = chain(sk_i, 0, digits[i]) is captured on the way up.
-  static void wots_pkGen(const Hs& hs, Adrs& adrs, u8* pk, const std::uint32_t* digits, u8* sig) noexcept {
-    Adrs sk_adrs = adrs;
-    sk_adrs.setTypeAndClear(WOTS_PRF);
-    sk_adrs.setKeyPairAddress(adrs.getKeyPairAddress());
-    u8 tmp[len * n];
-    for (std::uint32_t i = 0; i < len; ++i) {
-      u8* x = tmp + i * n;
-      sk_adrs.setChainAddress(i);
-      hs.PRF(sk_adrs, x);
-      adrs.setChainAddress(i);
-      if (digits) {
-        chain(hs, x, 0, digits[i], adrs);
-        std::memcpy(sig + i * n, x, n);
-        chain(hs, x, digits[i], std::uint32_t(w - 1) - digits[i], adrs);
-      } else {
-        chain(hs, x, 0, std::uint32_t(w - 1), adrs);
-      }
+  // FIPS 205, Algorithm 6: wots_pkGen(SK.seed, PK.seed, ADRS), for the four consecutive key
+  // pairs kp0..kp0+3 of one XMSS tree at once (their chains run in lock-step through Hs::*_x4).
+  // When signed_lane >= 0 this is also Algorithm 7 (wots_sign) for key pair kp0 + signed_lane:
+  // sig[i] = chain(sk_i, 0, digits[i]) is captured on the way up.
+  static void wots_pkGen(const Hs& hs, const Adrs& adrs, std::uint32_t kp0, u8* pk4, const std::uint32_t* digits,
+                         int signed_lane, u8* sig) noexcept {
+    Adrs ch[4], sk_adrs[4];
+    for (std::uint32_t q = 0; q < 4; ++q) {
+      ch[q] = adrs;
+      ch[q].setKeyPairAddress(kp0 + q);
+      sk_adrs[q] = ch[q];
+      sk_adrs[q].setTypeAndClear(WOTS_PRF);
+      sk_adrs[q].setKeyPairAddress(kp0 + q);
     }
-    Adrs pk_adrs = adrs;
-    pk_adrs.setTypeAndClear(WOTS_PK);
-    pk_adrs.setKeyPairAddress(adrs.getKeyPairAddress());
-    hs.T(pk_adrs, tmp, len, pk);
+    u8 tmp[4][len * n];
+    for (std::uint32_t i = 0; i < len; ++i) {
+      u8* x[4] = {tmp[0] + i * n, tmp[1] + i * n, tmp[2] + i * n, tmp[3] + i * n};
+      for (int q = 0; q < 4; ++q) {
+        sk_adrs[q].setChainAddress(i);
+        ch[q].setChainAddress(i);
+      }
+      hs.PRF_x4(sk_adrs, x);  // sk_i
+      // chain(sk_i, 0, w − 1) (Algorithm 5), all four lanes together.
+      for (std::uint32_t j = 0; j < w - 1; ++j) {
+        if (signed_lane >= 0 && digits[i] == j) std::memcpy(sig + i * n, x[signed_lane], n);
+        for (int q = 0; q < 4; ++q) ch[q].setHashAddress(j);
+        hs.F_x4(ch, x);
+      }
+      if (signed_lane >= 0 && digits[i] == w - 1) std::memcpy(sig + i * n, x[signed_lane], n);
+    }
+    Adrs pk_adrs[4];
+    for (std::uint32_t q = 0; q < 4; ++q) {
+      pk_adrs[q] = ch[q];
+      pk_adrs[q].setTypeAndClear(WOTS_PK);
+      pk_adrs[q].setKeyPairAddress(kp0 + q);
+    }
+    const u8* in[4] = {tmp[0], tmp[1], tmp[2], tmp[3]};
+    u8* out[4] = {pk4, pk4 + n, pk4 + 2 * n, pk4 + 3 * n};
+    hs.T_x4(pk_adrs, in, len, out);
   }
 
   // FIPS 205, Algorithm 8: wots_pkFromSig(sig, M, PK.seed, ADRS).
@@ -102,30 +117,35 @@ struct Slh {
   }
 
   // The tree computation of FIPS 205 Algorithms 9 (xmss_node) and 15 (fors_node), done once per
-  // tree with a stack: the root of the height-z tree whose leaf j is leaf(j, out), and, if auth
-  // is given, the authentication path of leaf `target` (auth[h] = node (h, (target >> h) ^ 1)).
+  // tree with a stack: the root of the height-z tree whose leaves j..j+3 are leaf4(j, out[4n]),
+  // and, if auth is given, the authentication path of leaf `target` (auth[h] = node (h, (target >> h) ^ 1)).
   // Inner node (height h, index i) is H(PK.seed, ADRS(height h, index (offset >> h) + i), left || right).
-  template <class LeafFn>
+  template <class Leaf4Fn>
   static void treehash(const Hs& hs, unsigned z, std::uint32_t offset, std::uint32_t target, Adrs& node_adrs,
-                       LeafFn&& leaf, u8* auth, u8* root) noexcept {
+                       Leaf4Fn&& leaf4, u8* auth, u8* root) noexcept {
     u8 stack[(max_height + 1) * n];
     unsigned heights[max_height + 1];
+    u8 leaves[4 * n];
     std::size_t sp = 0;
-    for (std::uint32_t i = 0; i < (std::uint32_t{1} << z); ++i) {
-      leaf(i, stack + sp * n);
-      heights[sp] = 0;
-      if (auth && (i ^ 1u) == target) std::memcpy(auth, stack + sp * n, n);
-      ++sp;
-      std::uint32_t idx = i;
-      while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
-        unsigned ht = heights[sp - 1] + 1;
-        idx >>= 1;
-        node_adrs.setTreeHeight(ht);
-        node_adrs.setTreeIndex((offset >> ht) + idx);
-        hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
-        heights[sp - 2] = ht;
-        --sp;
-        if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
+    for (std::uint32_t i0 = 0; i0 < (std::uint32_t{1} << z); i0 += 4) {
+      leaf4(i0, leaves);
+      for (std::uint32_t q = 0; q < 4; ++q) {
+        const std::uint32_t i = i0 + q;
+        std::memcpy(stack + sp * n, leaves + q * n, n);
+        heights[sp] = 0;
+        if (auth && (i ^ 1u) == target) std::memcpy(auth, stack + sp * n, n);
+        ++sp;
+        std::uint32_t idx = i;
+        while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
+          unsigned ht = heights[sp - 1] + 1;
+          idx >>= 1;
+          node_adrs.setTreeHeight(ht);
+          node_adrs.setTreeIndex((offset >> ht) + idx);
+          hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
+          heights[sp - 2] = ht;
+          --sp;
+          if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
+        }
       }
     }
     std::memcpy(root, stack, n);
@@ -156,18 +176,19 @@ struct Slh {
   // With m == nullptr it only computes the root (FIPS 205, Algorithm 9: xmss_node(SK.seed, 0, h', ...)).
   static void xmss_sign(const Hs& hs, const u8* m, std::uint32_t idx, const Adrs& adrs, u8* sig_xmss,
                         u8* root) noexcept {
-    std::uint32_t digits[len];
+    std::uint32_t digits[len] = {};
     if (m) wots_digits(m, digits);
     Adrs leaf_adrs = adrs;
     leaf_adrs.setTypeAndClear(WOTS_HASH);
     Adrs node_adrs = adrs;
     node_adrs.setTypeAndClear(TREE);
-    auto leaf = [&](std::uint32_t i, u8* out) {
-      leaf_adrs.setKeyPairAddress(i);
-      const bool signed_leaf = m && i == idx;  // idx is public (it is part of the signature)
-      wots_pkGen(hs, leaf_adrs, out, signed_leaf ? digits : nullptr, sig_xmss);
+    static_assert(hp >= 2, "leaves are produced four at a time");
+    auto leaf4 = [&](std::uint32_t i0, u8* out) {
+      // idx is public (it is part of the signature)
+      const int signed_lane = (m && idx >= i0 && idx < i0 + 4) ? int(idx - i0) : -1;
+      wots_pkGen(hs, leaf_adrs, i0, out, digits, signed_lane, sig_xmss);
     };
-    treehash(hs, unsigned(hp), 0, m ? idx : ~std::uint32_t{0}, node_adrs, leaf, m ? sig_xmss + len * n : nullptr,
+    treehash(hs, unsigned(hp), 0, m ? idx : ~std::uint32_t{0}, node_adrs, leaf4, m ? sig_xmss + len * n : nullptr,
              root);
   }
 
@@ -234,19 +255,29 @@ struct Slh {
     std::uint32_t indices[k];
     base_2b(md, unsigned(a), k, indices);
     u8 roots[k * n];
-    Adrs leaf_adrs = adrs;
     Adrs node_adrs = adrs;
     for (std::uint32_t i = 0; i < k; ++i) {
       const std::uint32_t offset = i << a;
       u8* s = sig_fors + i * (1 + a) * n;
       fors_skGen(hs, adrs, offset + indices[i], s);
-      auto leaf = [&](std::uint32_t j, u8* out) {
-        fors_skGen(hs, adrs, offset + j, out);
-        leaf_adrs.setTreeHeight(0);
-        leaf_adrs.setTreeIndex(offset + j);
-        hs.F(leaf_adrs, out, out);
+      // Leaves j..j+3: F(PK.seed, ADRS(height 0, index), fors_skGen(index)) (Algorithm 15 lines 1–5).
+      auto leaf4 = [&](std::uint32_t j, u8* out) {
+        Adrs sk_adrs[4], leaf_adrs[4];
+        u8* o[4];
+        for (std::uint32_t q = 0; q < 4; ++q) {
+          sk_adrs[q] = adrs;
+          sk_adrs[q].setTypeAndClear(FORS_PRF);
+          sk_adrs[q].setKeyPairAddress(adrs.getKeyPairAddress());
+          sk_adrs[q].setTreeIndex(offset + j + q);
+          leaf_adrs[q] = adrs;
+          leaf_adrs[q].setTreeHeight(0);
+          leaf_adrs[q].setTreeIndex(offset + j + q);
+          o[q] = out + q * n;
+        }
+        hs.PRF_x4(sk_adrs, o);
+        hs.F_x4(leaf_adrs, o);
       };
-      treehash(hs, unsigned(a), offset, indices[i], node_adrs, leaf, s + n, roots + i * n);
+      treehash(hs, unsigned(a), offset, indices[i], node_adrs, leaf4, s + n, roots + i * n);
     }
     Adrs pk_adrs = adrs;
     pk_adrs.setTypeAndClear(FORS_ROOTS);

@@ -1,7 +1,9 @@
 // ML-DSA-44/65/87 suite backend: the suite API (SigningKey / VerifyingKey) over src/mldsa.
 // A signer made from the 32-byte seed ξ expands it once (KeyGen_internal) and caches the
-// expanded secret key; a signer imported from an expanded key is checked (mldsa::sk_check) and
-// has no seed form (private_key() is empty; expanded_private_key() works).
+// expanded secret key and a PreparedSigningKey (Â and the NTT-domain vectors); a signer imported
+// from an expanded key is checked (mldsa::sk_check) and has no seed form (private_key() is
+// empty; expanded_private_key() works). A verifier caches a PreparedVerifyingKey.
+#include <optional>
 #include <string>
 
 #include "pqsig/mldsa.hpp"
@@ -29,13 +31,14 @@ struct MldsaSigner final : SignerImpl {
   SecretBytes seed;  // empty when imported from an expanded key
   SecretBytes sk;    // FIPS 204 expanded secret key
   bytes pk;
+  std::optional<mldsa::PreparedSigningKey> prepared;
 
   byte_span public_key() const noexcept override { return pk; }
   byte_span private_key() const noexcept override { return seed.span(); }
   Result<bytes> expanded_private_key() const override { return bytes(sk.span().begin(), sk.span().end()); }
   Result<bytes> sign(byte_span msg, const SignOptions& opt) const override {
     bytes sig(mldsa::params(lv).sig_bytes);
-    if (auto st = mldsa::sign(lv, sk.span(), msg, sig, to_options(opt)); !st) return st.error();
+    if (auto st = prepared->sign(msg, sig, to_options(opt)); !st) return st.error();
     return sig;
   }
 };
@@ -43,9 +46,10 @@ struct MldsaSigner final : SignerImpl {
 struct MldsaVerifier final : VerifierImpl {
   mldsa::Level lv{};
   bytes pk;
+  std::optional<mldsa::PreparedVerifyingKey> prepared;
   byte_span public_key() const noexcept override { return pk; }
   Status verify(byte_span msg, byte_span sig, const SignOptions& opt) const override {
-    return mldsa::verify(lv, pk, msg, sig, to_options(opt));
+    return prepared->verify(msg, sig, to_options(opt));
   }
 };
 
@@ -68,6 +72,9 @@ Result<std::unique_ptr<SignerImpl>> signer_from_private(const SuiteInfo& s, byte
   impl->sk = SecretBytes(mldsa::params(*lv).sk_bytes);
   impl->pk.resize(mldsa::params(*lv).pk_bytes);
   if (auto st = mldsa::keygen_internal(*lv, priv, impl->pk, impl->sk.mut_span()); !st) return st.error();
+  auto prep = mldsa::PreparedSigningKey::create(*lv, impl->sk.span());
+  if (!prep) return prep.error();
+  impl->prepared.emplace(std::move(prep.value()));
   return std::unique_ptr<SignerImpl>(std::move(impl));
 }
 
@@ -79,6 +86,9 @@ Result<std::unique_ptr<SignerImpl>> signer_from_expanded(const SuiteInfo& s, byt
   impl->pk.resize(mldsa::params(*lv).pk_bytes);
   if (auto st = mldsa::sk_check(*lv, sk, impl->pk); !st) return st.error();
   impl->sk = SecretBytes(sk);
+  auto prep = mldsa::PreparedSigningKey::create(*lv, impl->sk.span());
+  if (!prep) return prep.error();
+  impl->prepared.emplace(std::move(prep.value()));
   return std::unique_ptr<SignerImpl>(std::move(impl));
 }
 
@@ -92,6 +102,9 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
   auto impl = std::make_unique<MldsaVerifier>();
   impl->lv = *lv;
   impl->pk.assign(pub.begin(), pub.end());
+  auto prep = mldsa::PreparedVerifyingKey::create(*lv, pub);
+  if (!prep) return prep.error();
+  impl->prepared.emplace(std::move(prep.value()));
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 

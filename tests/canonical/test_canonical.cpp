@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "pqsig/canonical.hpp"
+#include "pqsig/composite.hpp"
 
 using namespace pqsig;
 using namespace pqsig::canonical;
@@ -197,7 +198,18 @@ TEST(Canonical, SameBodyDifferentUseDifferentPreimage) {
   EXPECT_NE(purpose_context(Purpose::settlement_instruction, *suite("ml-dsa-65")),
             purpose_context(Purpose::settlement_instruction, *suite("ml-dsa-65+ed25519")));
   EXPECT_EQ(purpose_context(Purpose::settlement_instruction, *suite("ml-dsa-65+ed25519")),
-            "PQSIG:CTX:v1:settlement-instruction:ml-dsa-65+ed25519@v1");
+            "pqsig/v1/settlement-instruction/ml-dsa-65+ed25519");
+}
+
+TEST(Canonical, ContextMatchesCompositeConvention) {
+  for (const char* id : {"ml-dsa-44+ed25519", "ml-dsa-65+ed25519", "ml-dsa-87+ed448"}) {
+    for (int c = 1; c <= 6; ++c) {
+      auto p = static_cast<Purpose>(c);
+      auto want = composite::application_context(purpose_name(p), *suite(id));
+      ASSERT_TRUE(want.ok());
+      EXPECT_EQ(purpose_context(p, *suite(id)), std::string(want->begin(), want->end()));
+    }
+  }
 }
 
 TEST(Canonical, Purposes) {

@@ -247,6 +247,8 @@ TEST(Okp, Rfc8037) {
 TEST(Jwk, EverySuiteRoundTrips) {
   int done = 0;
   for (const auto& s : all_suites()) {
+    // The slow SLH-DSA sets add nothing to a JWK round trip (same code path as the fast ones).
+    if (s.family == "slh-dsa" && s.id != "slh-dsa-sha2-128f" && s.id != "slh-dsa-shake-128f") continue;
     std::string jwk;
     if (s.cls == SuiteClass::kem) {
       auto k = KemPrivateKey::generate(s);

@@ -2,8 +2,10 @@
 // accumulated N = 100, round trips, interface consistency, tampering, malformed encodings.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
+#include "common/cpu.hpp"
 #include "mldsa/poly.hpp"
 #include "mldsa/rounding.hpp"
 #include "pqsig/hash.hpp"
@@ -51,10 +53,10 @@ void decompose_ref(std::int32_t r, std::int32_t g2, std::int32_t& r1, std::int32
 TEST(MldsaArith, DecomposeExhaustive) {
   for (std::int32_t r = 0; r < Q; ++r) {
     std::int32_t a1, a0, b1, b0;
-    detail::Rounding<(kQ - 1) / 88>::decompose(r, a1, a0);
+    detail::Rounding<(kQ - 1) / 88>::Decompose(r, a1, a0);
     decompose_ref(r, (kQ - 1) / 88, b1, b0);
     if (a1 != b1 || a0 != b0) FAIL() << "gamma2=(q-1)/88 r=" << r << " got " << a1 << "," << a0 << " want " << b1 << "," << b0;
-    detail::Rounding<(kQ - 1) / 32>::decompose(r, a1, a0);
+    detail::Rounding<(kQ - 1) / 32>::Decompose(r, a1, a0);
     decompose_ref(r, (kQ - 1) / 32, b1, b0);
     if (a1 != b1 || a0 != b0) FAIL() << "gamma2=(q-1)/32 r=" << r << " got " << a1 << "," << a0 << " want " << b1 << "," << b0;
   }
@@ -63,7 +65,7 @@ TEST(MldsaArith, DecomposeExhaustive) {
 TEST(MldsaArith, Power2RoundExhaustive) {
   for (std::int32_t r = 0; r < Q; ++r) {
     std::int32_t r1, r0;
-    detail::power2round(r, r1, r0);
+    detail::Power2Round(r, r1, r0);
     std::int32_t m = r % 8192;
     if (m > 4096) m -= 8192;
     if (r0 != m || r1 != (r - m) / 8192) FAIL() << "r=" << r;
@@ -75,18 +77,18 @@ TEST(MldsaArith, CctvFieldExample) {
   // -2370417 2370417 734 8377489 32 31 -84848 84848 11 12 248464 248464
   const std::int32_t r = 6010000;
   std::int32_t r1, r0;
-  detail::power2round(r, r1, r0);
+  detail::Power2Round(r, r1, r0);
   EXPECT_EQ(r1, 734);
   EXPECT_EQ((r0 + Q) % Q, 8377489);
   using R88 = detail::Rounding<(kQ - 1) / 88>;
   using R32 = detail::Rounding<(kQ - 1) / 32>;
-  EXPECT_EQ(R88::high_bits(r), 32);
-  EXPECT_EQ(R88::use_hint(0, r), 32);
-  EXPECT_EQ(R88::use_hint(1, r), 31);
-  EXPECT_EQ(R88::low_bits(r), -84848);
-  EXPECT_EQ(R32::high_bits(r), 11);
-  EXPECT_EQ(R32::use_hint(1, r), 12);
-  EXPECT_EQ(R32::low_bits(r), 248464);
+  EXPECT_EQ(R88::HighBits(r), 32);
+  EXPECT_EQ(R88::UseHint(0, r), 32);
+  EXPECT_EQ(R88::UseHint(1, r), 31);
+  EXPECT_EQ(R88::LowBits(r), -84848);
+  EXPECT_EQ(R32::HighBits(r), 11);
+  EXPECT_EQ(R32::UseHint(1, r), 12);
+  EXPECT_EQ(R32::LowBits(r), 248464);
 }
 
 TEST(MldsaArith, NttMatchesSchoolbook) {
@@ -379,5 +381,96 @@ TEST(Mldsa, ExpandedKeyChecks) {
     bad = k.sk;
     bad[0] ^= 0x01;  // ρ
     EXPECT_EQ(sk_check(lv, bad, pk).error().code, Errc::key_check_failed);
+  }
+}
+
+TEST(MldsaArith, Avx2MatchesScalar) {
+  const auto* avx = detail::poly_backend_avx2();
+  if (!avx) GTEST_SKIP() << "no AVX2 backend on this build / CPU";
+  const auto& sc = detail::poly_backend_scalar();
+  std::mt19937 rng(7);
+  auto rnd = [&](detail::Poly& p, std::int32_t bound) {
+    for (auto& x : p.c) x = static_cast<std::int32_t>(rng() % (2 * static_cast<std::uint32_t>(bound) - 1)) - (bound - 1);
+  };
+  for (int iter = 0; iter < 200; ++iter) {
+    detail::Poly a, b, x, y;
+    rnd(a, Q);
+    b = a;
+    sc.ntt(a.c);
+    avx->ntt(b.c);
+    ASSERT_EQ(0, std::memcmp(a.c, b.c, sizeof a.c)) << "ntt " << iter;
+    detail::Poly c, d;
+    rnd(c, Q);
+    d = c;
+    sc.invntt(c.c);
+    avx->invntt(d.c);
+    ASSERT_EQ(0, std::memcmp(c.c, d.c, sizeof c.c)) << "invntt " << iter;
+    rnd(x, 9 * Q);
+    rnd(y, 9 * Q);
+    sc.pointwise(c.c, x.c, y.c);
+    avx->pointwise(d.c, x.c, y.c);
+    ASSERT_EQ(0, std::memcmp(c.c, d.c, sizeof c.c)) << "pointwise " << iter;
+    detail::Poly as[7], bs[7];
+    for (int j = 0; j < 7; ++j) {
+      rnd(as[j], Q);
+      rnd(bs[j], 9 * Q);
+    }
+    sc.pointwise_acc(c.c, as, bs, 7);
+    avx->pointwise_acc(d.c, as, bs, 7);
+    ASSERT_EQ(0, std::memcmp(c.c, d.c, sizeof c.c)) << "pointwise_acc " << iter;
+  }
+}
+
+TEST(MldsaArith, PortableAndAvx2SignaturesAgree) {
+  // The whole signing path gives identical bytes with the scalar reference forced.
+  for (Level lv : kLevels) {
+    Keys k = make_keys(lv, 21);
+    const bytes msg = {1, 2, 3};
+    Options det;
+    det.deterministic = true;
+    const bytes s1 = sign_ok(lv, k.sk, msg, det);
+    cpu::force_portable(true);
+    const bytes s2 = sign_ok(lv, k.sk, msg, det);
+    const bool ok = verify(lv, k.pk, msg, s1).ok();
+    cpu::force_portable(false);
+    EXPECT_EQ(s1, s2);
+    EXPECT_TRUE(ok);
+  }
+}
+
+TEST(Mldsa, PreparedKeysMatchRawApi) {
+  for (Level lv : kLevels) {
+    const auto& p = params(lv);
+    Keys k = make_keys(lv, 33);
+    auto ps = PreparedSigningKey::create(lv, k.sk);
+    auto pv = PreparedVerifyingKey::create(lv, k.pk);
+    ASSERT_TRUE(ps.ok() && pv.ok());
+    const bytes msg = {'p', 'r', 'e', 'p'};
+    const bytes ctx = {1, 2};
+    for (int ph = -1; ph < 12; ph += 4) {
+      Options o;
+      o.ctx = ctx;
+      o.deterministic = true;
+      if (ph >= 0) o.prehash = static_cast<hash::PreHash>(ph);
+      bytes s1 = sign_ok(lv, k.sk, msg, o), s2(p.sig_bytes);
+      ASSERT_TRUE(ps->sign(msg, s2, o).ok());
+      EXPECT_EQ(s1, s2);
+      EXPECT_TRUE(pv->verify(msg, s1, o).ok());
+      s1[5] ^= 1;
+      EXPECT_EQ(pv->verify(msg, s1, o).error().code, Errc::verify_failed);
+    }
+    bytes mu(64, 9), rnd(32, 4), s3(p.sig_bytes), s4(p.sig_bytes);
+    ASSERT_TRUE(ps->sign_mu(mu, rnd, s3).ok());
+    ASSERT_TRUE(sign_mu(lv, k.sk, mu, rnd, s4).ok());
+    EXPECT_EQ(s3, s4);
+    EXPECT_TRUE(pv->verify_mu(mu, s3).ok());
+    // hedged signatures from the prepared key verify with the raw API
+    bytes s5(p.sig_bytes);
+    ASSERT_TRUE(ps->sign(msg, s5).ok());
+    EXPECT_TRUE(verify(lv, k.pk, msg, s5).ok());
+    bytes bad = k.sk;
+    bad[128] = 0xFF;
+    EXPECT_FALSE(PreparedSigningKey::create(lv, bad).ok());
+    EXPECT_EQ(PreparedVerifyingKey::create(lv, bytes(5)).error().code, Errc::invalid_length);
   }
 }

@@ -236,3 +236,18 @@ TEST(PriceEngine, FullReportFromInjectedOperations) {
   EXPECT_EQ(html.find("@import"), std::string::npos);
   EXPECT_NE(html.find("<svg"), std::string::npos);
 }
+
+TEST(PriceEngine, SlowOperationsCountTheirWarmUpAndUseTheSlowMinimum) {
+  MeasureOptions o = fast_options();
+  o.budget_ms_per_op = 0;
+  o.slow_op_ns = 0;  // every operation counts as slow here
+  o.min_sample_ns = 0;
+  o.min_samples = 9;
+  o.min_samples_slow = 2;
+  int calls = 0;
+  Operation op{"sign", [&]() -> Status { ++calls; return spin(100); }};
+  OpResult r = measure_operation(op, o);
+  EXPECT_TRUE(r.error.empty());
+  EXPECT_EQ(r.stats.n, 2u);
+  EXPECT_EQ(calls, 2);  // the warm-up call is the first sample
+}

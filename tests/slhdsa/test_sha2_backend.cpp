@@ -30,12 +30,30 @@ TEST(Sha256Backend, ShaNiMatchesScalarOnRandomBlocks) {
 #endif
 }
 
+TEST(Sha256Backend, X4MatchesScalarOnRandomBlocks) {
+  std::mt19937_64 rng(2050);
+  for (int iter = 0; iter < 1000; ++iter) {
+    std::uint8_t blk[4][64];
+    std::uint32_t ref[4][8], got[4][8];
+    for (auto& b : blk)
+      for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    for (int q = 0; q < 4; ++q)
+      for (int i = 0; i < 8; ++i) ref[q][i] = got[q][i] = static_cast<std::uint32_t>(rng());
+    for (int q = 0; q < 4; ++q) hash::sha256_compress_scalar(ref[q], blk[q], 1);
+    std::uint32_t* const hs[4] = {got[0], got[1], got[2], got[3]};
+    const std::uint8_t* const bs[4] = {blk[0], blk[1], blk[2], blk[3]};
+    hash::detail::sha256_compress_x4_fn()(hs, bs);  // SHA-NI x4 when the CPU has it
+    ASSERT_EQ(0, std::memcmp(ref, got, sizeof ref)) << "iteration " << iter;
+  }
+}
+
 TEST(Sha256Backend, DispatchAndForcePortable) {
   auto abc = hash::sha256(as_bytes("abc"));
   EXPECT_EQ(to_hex(abc), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(hash::sha256_uses_shani(), hash::detail::cpu_has_shani());
   cpu::force_portable(true);
   EXPECT_FALSE(hash::sha256_uses_shani());
+  EXPECT_EQ(hash::detail::sha256_compress_x4_fn(), &hash::detail::sha256_compress_x4_scalar);
   EXPECT_EQ(to_hex(hash::sha256(as_bytes("abc"))), to_hex(abc));
   cpu::force_portable(false);
 }
