@@ -10,6 +10,7 @@
 #include <string>
 
 #include "classical/internal.hpp"
+#include "classical/ossl_ptr.hpp"
 
 namespace pqsig::classical {
 
@@ -17,23 +18,12 @@ namespace {
 using internal::Kind;
 using internal::Pkey;
 using internal::ossl_error;
-
-struct BnFree {
-  void operator()(BIGNUM* b) const noexcept { BN_clear_free(b); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnFree>;
-struct BldFree {
-  void operator()(OSSL_PARAM_BLD* b) const noexcept { OSSL_PARAM_BLD_free(b); }
-};
-struct ParamFree {
-  void operator()(OSSL_PARAM* p) const noexcept { OSSL_PARAM_free(p); }
-};
-struct CtxFree {
-  void operator()(EVP_PKEY_CTX* c) const noexcept { EVP_PKEY_CTX_free(c); }
-};
-struct DecFree {
-  void operator()(OSSL_DECODER_CTX* c) const noexcept { OSSL_DECODER_CTX_free(c); }
-};
+using internal::Bn;
+using internal::BldFree;
+using internal::ParamFree;
+using internal::CtxFree;
+using internal::DecFree;
+using internal::P8Free;
 
 Result<Kind> classical_kind(const SuiteInfo& s) {
   auto k = internal::kind_of(s);
@@ -412,9 +402,6 @@ Result<SecretBytes> export_pkcs8_der(const SuiteInfo& suite, byte_span priv) {
   }
   auto key = internal::pkey_from_private(*k, priv);
   if (!key) return key.error();
-  struct P8Free {
-    void operator()(PKCS8_PRIV_KEY_INFO* p) const noexcept { PKCS8_PRIV_KEY_INFO_free(p); }
-  };
   std::unique_ptr<PKCS8_PRIV_KEY_INFO, P8Free> p8(EVP_PKEY2PKCS8(key->get()));
   if (!p8) return ossl_error("PKCS#8 encoding");
   int len = i2d_PKCS8_PRIV_KEY_INFO(p8.get(), nullptr);

@@ -14,33 +14,11 @@
 #include <string>
 
 #include "classical/internal.hpp"
+#include "classical/ossl_ptr.hpp"
 
 namespace pqsig::classical::internal {
 
 namespace {
-struct BnFree {
-  void operator()(BIGNUM* b) const noexcept { BN_clear_free(b); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnFree>;
-struct BldFree {
-  void operator()(OSSL_PARAM_BLD* b) const noexcept { OSSL_PARAM_BLD_free(b); }
-};
-struct ParamFree {
-  void operator()(OSSL_PARAM* p) const noexcept { OSSL_PARAM_free(p); }
-};
-struct CtxFree {
-  void operator()(EVP_PKEY_CTX* c) const noexcept { EVP_PKEY_CTX_free(c); }
-};
-struct GroupFree {
-  void operator()(EC_GROUP* g) const noexcept { EC_GROUP_free(g); }
-};
-struct PointFree {
-  void operator()(EC_POINT* p) const noexcept { EC_POINT_clear_free(p); }
-};
-struct P8Free {
-  void operator()(PKCS8_PRIV_KEY_INFO* p) const noexcept { PKCS8_PRIV_KEY_INFO_free(p); }
-};
-
 const char* group_name(Kind k) { return k == Kind::ecdsa_p384 ? "secp384r1" : "prime256v1"; }
 int curve_nid(Kind k) { return k == Kind::ecdsa_p384 ? NID_secp384r1 : NID_X9_62_prime256v1; }
 
