@@ -40,6 +40,10 @@ std::string str_field(const json& req, const char* name);
 std::optional<std::string> opt_str_field(const json& req, const char* name);
 bool opt_bool_field(const json& req, const char* name, bool dflt);
 std::string to_hex_str(byte_span b);
+/// BadRequest unless b has exactly n bytes ("field \"name\" must be n bytes, got m").
+void need_len(const char* name, const bytes& b, std::size_t n);
+/// The optional "interface" field: "external" (default) → false, "internal" → true, else BadRequest.
+bool internal_interface(const json& req);
 
 /// Process one request line (never throws).
 json process_line(std::string_view line);

@@ -20,19 +20,6 @@ mldsa::Level level(const json& req) {
   return *lv;
 }
 
-void need_len(const char* name, const bytes& b, std::size_t n) {
-  if (b.size() != n)
-    throw BadRequest(std::string("field \"") + name + "\" must be " + std::to_string(n) + " bytes, got " +
-                     std::to_string(b.size()));
-}
-
-bool internal_interface(const json& req) {
-  auto iface = opt_str_field(req, "interface");
-  if (!iface || *iface == "external") return false;
-  if (*iface == "internal") return true;
-  throw BadRequest("field \"interface\" must be \"external\" or \"internal\"");
-}
-
 // What is signed / verified: μ, M′ (internal interface) or M with options (external interface).
 struct Input {
   enum Kind { mu, mprime, message } kind = message;

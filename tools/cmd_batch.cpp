@@ -42,6 +42,20 @@ bool opt_bool_field(const json& req, const char* name, bool dflt) {
 
 std::string to_hex_str(byte_span b) { return to_hex(b, false); }
 
+void need_len(const char* name, const bytes& b, std::size_t n) {
+  if (b.size() != n)
+    throw BadRequest(std::string("field \"") + name + "\" must be " + std::to_string(n) + " bytes, got " +
+                     std::to_string(b.size()));
+}
+
+bool internal_interface(const json& req) {
+  auto iface = opt_str_field(req, "interface");
+  if (!iface || *iface == "external") return false;
+  if (*iface == "internal") return true;
+  throw BadRequest("field \"interface\" must be \"external\" or \"internal\"");
+}
+
+
 json process_line(std::string_view line) {
   json resp;
   json req;
