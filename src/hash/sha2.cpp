@@ -112,6 +112,7 @@ void Sha256::reset(bool is224) noexcept {
 }
 
 void Sha256::update(byte_span in) noexcept {
+  if (in.empty()) return;  // also keeps memcpy away from a null data() (UB even for 0 bytes)
   const std::uint8_t* p = in.data();
   std::size_t n = in.size();
   total += n;
@@ -182,6 +183,7 @@ void Sha512::reset(Variant v) noexcept {
 }
 
 void Sha512::update(byte_span in) noexcept {
+  if (in.empty()) return;  // also keeps memcpy away from a null data() (UB even for 0 bytes)
   const std::uint8_t* p = in.data();
   std::size_t n = in.size();
   total += n;

@@ -179,3 +179,19 @@ TEST(Keccak, ForcedPortableGivesSameShakeX4) {
   cpu::force_portable(false);
   EXPECT_EQ(o1, o2);
 }
+
+TEST(Sha2, EmptyUpdatesAreNoOps) {
+  // byte_span{} has a null data(): update() must not hand it to memcpy (UBSan checks this).
+  Sha256 a;
+  a.update(byte_span{});
+  a.update(as_bytes("abc"));
+  a.update(byte_span{});
+  std::uint8_t d[32];
+  a.final(d);
+  EXPECT_EQ(hx(byte_span(d, 32)), hx(sha256(as_bytes("abc"))));
+  Sha512 b;
+  b.update(byte_span{});
+  std::uint8_t e[64];
+  b.final(e);
+  EXPECT_EQ(hx(byte_span(e, 64)), hx(sha512({})));
+}
