@@ -1,9 +1,14 @@
-// Internal: the interface every algorithm family implements to plug into the suite API.
-// Each family provides one `*_backend()` function (in src/suites/backend_<family>.cpp).
+// Internal: the interface every implementation of an algorithm family plugs in through, and the
+// ONE table of (family, provider) → Backend that the suite API and pqsig::provider both use
+// (src/suites/registry.cpp). The built-in provider "pqsig" is the families' own backends
+// (src/suites/backend_<family>.cpp); optional providers live in src/providers/.
 #pragma once
 
 #include <memory>
+#include <string>
+#include <string_view>
 
+#include "pqsig/provider.hpp"
 #include "pqsig/suite.hpp"
 
 namespace pqsig::detail {
@@ -28,6 +33,14 @@ struct VerifierImpl {
   virtual ~VerifierImpl() = default;
   virtual byte_span public_key() const noexcept = 0;
   virtual Status verify(byte_span msg, byte_span sig, const SignOptions& opt) const = 0;
+  /// Internal interface: msg is M′ itself (FIPS 204 Algorithm 8 / FIPS 205 Algorithm 20).
+  virtual Status verify_internal(byte_span, byte_span) const {
+    return Error{Errc::unsupported, std::string(info->id) + ": no internal-interface verification here"};
+  }
+  /// ML-DSA external μ (FIPS 204 Algorithm 8 with μ given).
+  virtual Status verify_mu(byte_span, byte_span) const {
+    return Error{Errc::unsupported, std::string(info->id) + ": no external-mu verification here"};
+  }
 };
 
 struct KemDecapsImpl {
@@ -54,6 +67,9 @@ struct Backend {
   Result<std::unique_ptr<VerifierImpl>> (*verifier_from_public)(const SuiteInfo&, byte_span) = nullptr;
   Result<std::unique_ptr<KemDecapsImpl>> (*kem_from_private)(const SuiteInfo&, byte_span) = nullptr;
   Result<std::unique_ptr<KemEncapsImpl>> (*kem_from_public)(const SuiteInfo&, byte_span) = nullptr;
+  /// Verification interfaces (provider::Interface mask) for a suite; 0 = suite not implemented.
+  /// Null: kPure when verifier_from_public is set.
+  unsigned (*interfaces)(const SuiteInfo&) noexcept = nullptr;
 };
 
 // One per family; a family not yet implemented returns nullptr and its suites report
@@ -64,6 +80,15 @@ const Backend* mlkem_backend() noexcept;      // src/suites/backend_mlkem.cpp (m
 const Backend* classical_backend() noexcept;  // src/suites/backend_classical.cpp
 const Backend* composite_backend() noexcept;  // src/suites/backend_composite.cpp
 
-const Backend* backend_for(const SuiteInfo& s) noexcept;
+// Optional providers (src/providers/): nullptr when not compiled in / not available here.
+const Backend* liboqs_backend() noexcept;   // src/providers/liboqs.cpp
+const Backend* openssl_backend() noexcept;  // src/providers/openssl.cpp
+provider::ProviderInfo liboqs_info();
+provider::ProviderInfo openssl_info();
+
+/// The one lookup: the backend of `provider` for the suite's family, or nullptr.
+const Backend* backend_for(const SuiteInfo& s, std::string_view provider = "pqsig") noexcept;
+/// Verification interfaces of that backend for the suite (0 when none).
+unsigned backend_interfaces(const Backend* b, const SuiteInfo& s) noexcept;
 
 }  // namespace pqsig::detail

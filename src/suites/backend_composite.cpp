@@ -3,9 +3,12 @@
 #include "suites/composite_internal.hpp"
 
 namespace pqsig::detail {
+namespace {
+unsigned interfaces(const SuiteInfo&) noexcept { return provider::kPure | provider::kContext; }
+}  // namespace
 const Backend* composite_backend() noexcept {
   static const Backend b{&pqsig::composite::generate, &pqsig::composite::signer, nullptr,
-                         &pqsig::composite::verifier, nullptr, nullptr};
+                         &pqsig::composite::verifier, nullptr, nullptr, &interfaces};
   return &b;
 }
 }  // namespace pqsig::detail

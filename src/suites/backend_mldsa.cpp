@@ -51,7 +51,15 @@ struct MldsaVerifier final : VerifierImpl {
   Status verify(byte_span msg, byte_span sig, const SignOptions& opt) const override {
     return prepared->verify(msg, sig, to_options(opt));
   }
+  Status verify_internal(byte_span mprime, byte_span sig) const override {
+    return mldsa::verify_internal(lv, pk, mprime, sig);
+  }
+  Status verify_mu(byte_span mu, byte_span sig) const override { return prepared->verify_mu(mu, sig); }
 };
+
+unsigned interfaces(const SuiteInfo&) noexcept {
+  return provider::kPure | provider::kContext | provider::kPreHash | provider::kInternal | provider::kExternalMu;
+}
 
 Result<SecretBytes> generate_private(const SuiteInfo& s) {
   if (auto lv = level_of(s); !lv) return lv.error();
@@ -109,7 +117,7 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
 }
 
 constexpr Backend kBackend{&generate_private, &signer_from_private, &signer_from_expanded, &verifier_from_public,
-                           nullptr, nullptr};
+                           nullptr, nullptr, &interfaces};
 }  // namespace
 
 const Backend* mldsa_backend() noexcept { return &kBackend; }

@@ -35,7 +35,14 @@ struct SlhVerifier final : VerifierImpl {
     if (opt.prehash) return slhdsa::hash_slh_verify(p, msg, sig, opt.ctx, *opt.prehash, pk);
     return slhdsa::slh_verify(p, msg, sig, opt.ctx, pk);
   }
+  Status verify_internal(byte_span mprime, byte_span sig) const override {
+    return slhdsa::slh_verify_internal(p, mprime, sig, pk);
+  }
 };
+
+unsigned interfaces(const SuiteInfo&) noexcept {
+  return provider::kPure | provider::kContext | provider::kPreHash | provider::kInternal;
+}
 
 Result<SecretBytes> generate_private(const SuiteInfo& s) {
   auto p = param_of(s);
@@ -75,7 +82,7 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
 }
 
 const Backend kBackend{&generate_private, &signer_from_private, &signer_from_private, &verifier_from_public,
-                       nullptr, nullptr};
+                       nullptr, nullptr, &interfaces};
 }  // namespace
 
 const Backend* slhdsa_backend() noexcept { return &kBackend; }

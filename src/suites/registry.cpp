@@ -91,13 +91,39 @@ Result<const SuiteInfo*> parse_suite_ref(std::string_view ref) {
 }
 
 namespace detail {
-const Backend* backend_for(const SuiteInfo& s) noexcept {
-  if (s.family == "ml-dsa") return mldsa_backend();
-  if (s.family == "slh-dsa") return slhdsa_backend();
-  if (s.family == "ml-kem" || s.family == "hybrid-kem") return mlkem_backend();
-  if (s.family == "classical") return classical_backend();
-  if (s.family == "composite") return composite_backend();
+namespace {
+// The one table of (family, provider) → backend. The suite API (SigningKey, VerifyingKey, KEM
+// keys) uses the rows of "pqsig"; pqsig::provider::find("liboqs") etc. use theirs. A backend
+// function returns nullptr when its provider is not compiled in or not available at run time.
+struct ProviderRow {
+  std::string_view provider;
+  std::string_view family;
+  const Backend* (*backend)() noexcept;
+};
+constexpr ProviderRow kProviderTable[] = {
+  {"pqsig", "ml-dsa", &mldsa_backend},
+  {"pqsig", "slh-dsa", &slhdsa_backend},
+  {"pqsig", "ml-kem", &mlkem_backend},
+  {"pqsig", "hybrid-kem", &mlkem_backend},
+  {"pqsig", "classical", &classical_backend},
+  {"pqsig", "composite", &composite_backend},
+  {"liboqs", "ml-dsa", &liboqs_backend},
+  {"liboqs", "slh-dsa", &liboqs_backend},
+  {"openssl", "ml-dsa", &openssl_backend},
+  {"openssl", "slh-dsa", &openssl_backend},
+};
+}  // namespace
+
+const Backend* backend_for(const SuiteInfo& s, std::string_view provider) noexcept {
+  for (const auto& row : kProviderTable)
+    if (row.provider == provider && row.family == s.family) return row.backend();
   return nullptr;
+}
+
+unsigned backend_interfaces(const Backend* b, const SuiteInfo& s) noexcept {
+  if (!b || !b->verifier_from_public || s.cls == SuiteClass::kem) return 0;
+  if (b->interfaces) return b->interfaces(s);
+  return provider::kPure;
 }
 }  // namespace detail
 

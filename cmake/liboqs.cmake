@@ -1,0 +1,50 @@
+# Optional provider "liboqs" (include/pqsig/provider.hpp): link liboqs into the library when it is
+# found the ordinary way (find_package(liboqs CONFIG): CMAKE_PREFIX_PATH, -Dliboqs_DIR=..., or a
+# system install). PQSIG_WITH_LIBOQS=AUTO (default: use it when found) | ON (required) | OFF.
+# Sets PQSIG_HAVE_LIBOQS (ON/OFF) for the tests (tests/providers/CMakeLists.txt).
+set(PQSIG_WITH_LIBOQS AUTO CACHE STRING "Build the liboqs provider: AUTO, ON or OFF")
+set_property(CACHE PQSIG_WITH_LIBOQS PROPERTY STRINGS AUTO ON OFF)
+
+set(PQSIG_HAVE_LIBOQS OFF)
+if(NOT PQSIG_WITH_LIBOQS STREQUAL "OFF")
+  if(PQSIG_WITH_LIBOQS STREQUAL "ON")
+    find_package(liboqs CONFIG REQUIRED)
+  else()
+    find_package(liboqs CONFIG QUIET)
+  endif()
+  if(TARGET OQS::oqs)
+    set(PQSIG_HAVE_LIBOQS ON)
+  endif()
+endif()
+
+if(PQSIG_HAVE_LIBOQS)
+  target_link_libraries(pqsig PRIVATE OQS::oqs)
+  target_compile_definitions(pqsig PRIVATE PQSIG_HAVE_LIBOQS=1)
+  # liboqs' public API has no internal interface; its SLH-DSA core exports slh_verify_internal
+  # and the parameter tables. Use them when this liboqs links them (checked, never assumed).
+  include(CheckCXXSourceCompiles)
+  include(CMakePushCheckState)
+  cmake_push_check_state(RESET)
+  set(CMAKE_REQUIRED_LIBRARIES OQS::oqs)
+  set(CMAKE_REQUIRED_QUIET ON)
+  check_cxx_source_compiles([=[
+    #include <cstddef>
+    #include <cstdint>
+    extern "C" {
+    struct pqsig_oqs_slh_param;
+    extern const pqsig_oqs_slh_param slh_dsa_sha2_128s;
+    int slh_verify_internal(const std::uint8_t*, std::size_t, const std::uint8_t*, std::size_t,
+                            const std::uint8_t*, const pqsig_oqs_slh_param*);
+    }
+    int main(int argc, char**) {
+      return argc > 5 ? slh_verify_internal(nullptr, 0, nullptr, 0, nullptr, &slh_dsa_sha2_128s) : 0;
+    }
+  ]=] PQSIG_LIBOQS_SLH_INTERNAL)
+  cmake_pop_check_state()
+  if(PQSIG_LIBOQS_SLH_INTERNAL)
+    target_compile_definitions(pqsig PRIVATE PQSIG_LIBOQS_SLH_INTERNAL=1)
+  endif()
+  message(STATUS "pqsig: liboqs ${liboqs_VERSION} provider ON (${liboqs_DIR}; SLH-DSA internal: ${PQSIG_LIBOQS_SLH_INTERNAL})")
+else()
+  message(STATUS "pqsig: liboqs provider OFF (PQSIG_WITH_LIBOQS=${PQSIG_WITH_LIBOQS}; liboqs not found) - its tests are not built")
+endif()

@@ -1,0 +1,88 @@
+// pqsig — providers: independent implementations of the signature suites behind one interface.
+//
+// Built in: "pqsig" (this library's own code, what the suite API uses). Optional: "liboqs"
+// (compiled in when CMake finds liboqs, PQSIG_WITH_LIBOQS) and "openssl" (detected at run time:
+// available when the loaded libcrypto implements ML-DSA / SLH-DSA, i.e. OpenSSL >= 3.5).
+//
+// A provider never verifies less than it is asked: a suite, context, pre-hash or input form it
+// does not implement is Errc::unsupported, checked before any verification runs.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pqsig/common.hpp"
+#include "pqsig/hash.hpp"
+#include "pqsig/suite.hpp"
+
+namespace pqsig::provider {
+
+/// Interfaces a provider may implement for a suite (bit mask).
+enum Interface : unsigned {
+  kPure = 1u << 0,        ///< external interface, empty context
+  kContext = 1u << 1,     ///< external interface, non-empty context
+  kPreHash = 1u << 2,     ///< HashML-DSA / HashSLH-DSA
+  kInternal = 1u << 3,    ///< internal interface (M′ given as is)
+  kExternalMu = 1u << 4,  ///< ML-DSA external μ
+};
+/// "pure,context,prehash,internal,external-mu" (the set bits, in that order).
+std::string interface_names(unsigned mask);
+
+/// What a verification covers.
+struct VerifyOptions {
+  enum class Input { message, internal, mu };
+  Input input = Input::message;          ///< msg is M (external), M′ (internal) or μ
+  byte_span ctx{};                       ///< external interface only
+  std::optional<hash::PreHash> prehash{};///< external interface only
+};
+/// The interfaces a request needs (exactly one bit).
+unsigned required_interface(const VerifyOptions& opt) noexcept;
+
+/// A verifying key decoded once by one provider (cacheable, thread-safe to verify with).
+class PreparedKey {
+ public:
+  virtual ~PreparedKey() = default;
+  virtual const SuiteInfo& suite() const noexcept = 0;
+  virtual byte_span public_key() const noexcept = 0;
+  /// Ok, Errc::verify_failed, or another error. The caller has already checked the interface.
+  virtual Status verify(byte_span msg, byte_span sig, const VerifyOptions& opt) const = 0;
+};
+
+struct ProviderInfo {
+  std::string name;
+  bool available = false;
+  std::string reason;   ///< why unavailable (empty when available)
+  std::string version;  ///< implementation version ("pqsig 0.1.0", "liboqs 0.16.0", ...)
+};
+
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  virtual std::string_view name() const noexcept = 0;
+  virtual ProviderInfo info() const = 0;
+  /// Bit mask of Interface for this suite; 0 = suite not implemented.
+  virtual unsigned interfaces(const SuiteInfo& suite) const noexcept = 0;
+  /// Decode a public key (once; cache the result).
+  virtual Result<std::shared_ptr<const PreparedKey>> prepare(const SuiteInfo& suite, byte_span pk) const = 0;
+
+  /// Ok when the provider implements the suite and the interface the options need, else
+  /// Errc::unsupported naming what is missing.
+  Status supports(const SuiteInfo& suite, const VerifyOptions& opt) const;
+  /// Cold verification from bytes: supports → prepare → verify.
+  Status verify(const SuiteInfo& suite, byte_span pk, byte_span msg, byte_span sig,
+                const VerifyOptions& opt = {}) const;
+};
+
+/// A built-in provider by name ("pqsig", "liboqs", "openssl"); unknown name → Errc::invalid_argument.
+/// A known provider that is not compiled in or not available here is returned anyway (its info()
+/// says why; its interfaces() are 0, so every verification is Errc::unsupported).
+Result<std::shared_ptr<const Provider>> find(std::string_view name);
+/// Every built-in provider, available or not, in the order pqsig, liboqs, openssl.
+std::vector<std::shared_ptr<const Provider>> all();
+/// Names of the built-in providers.
+std::vector<std::string> names();
+
+}  // namespace pqsig::provider

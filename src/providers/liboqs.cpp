@@ -1,0 +1,188 @@
+// The "liboqs" provider: Open Quantum Safe's liboqs as an independent second verifier.
+// Compiled in when CMake finds liboqs (cmake/liboqs.cmake defines PQSIG_HAVE_LIBOQS).
+//
+// Through liboqs' public API (OQS_SIG): ML-DSA-44/65/87 and the SLH-DSA sets enabled in that
+// liboqs build, external interface, pure and with context. liboqs' public API has no HashML-DSA,
+// no external μ and no internal interface: those are Errc::unsupported, never emulated.
+// When the linked liboqs exports its SLH-DSA core (`slh_verify_internal` and the parameter
+// tables, checked at configure time: PQSIG_LIBOQS_SLH_INTERNAL), the internal interface of all
+// twelve SLH-DSA sets is verified through it as well.
+#include <cctype>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "suites/backend.hpp"
+
+#if defined(PQSIG_HAVE_LIBOQS)
+#include <oqs/oqs.h>
+
+#if defined(PQSIG_LIBOQS_SLH_INTERNAL)
+extern "C" {
+struct pqsig_oqs_slh_param;  // liboqs' slh_param_t, opaque here
+extern const pqsig_oqs_slh_param slh_dsa_sha2_128s, slh_dsa_sha2_128f, slh_dsa_sha2_192s, slh_dsa_sha2_192f,
+    slh_dsa_sha2_256s, slh_dsa_sha2_256f, slh_dsa_shake_128s, slh_dsa_shake_128f, slh_dsa_shake_192s,
+    slh_dsa_shake_192f, slh_dsa_shake_256s, slh_dsa_shake_256f;
+// FIPS 205, Algorithm 20 (liboqs slh_dsa_c): 1 = valid, 0 = invalid.
+int slh_verify_internal(const std::uint8_t* m, std::size_t m_sz, const std::uint8_t* sig, std::size_t sig_sz,
+                        const std::uint8_t* pk, const pqsig_oqs_slh_param* prm);
+}
+#endif
+#endif
+
+namespace pqsig::detail {
+
+#if defined(PQSIG_HAVE_LIBOQS)
+namespace {
+
+void oqs_init_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { OQS_init(); });
+}
+
+// "ml-dsa-44" → "ML-DSA-44"; "slh-dsa-sha2-128s" → "SLH_DSA_PURE_SHA2_128S".
+std::string oqs_name(const SuiteInfo& s) {
+  std::string out;
+  if (s.family == "ml-dsa") {
+    for (char c : s.id) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+  }
+  if (s.family == "slh-dsa") {
+    out = "SLH_DSA_PURE_";
+    for (char c : s.id.substr(8)) out += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+  }
+  return {};
+}
+
+struct OqsSigDeleter {
+  void operator()(OQS_SIG* s) const noexcept { OQS_SIG_free(s); }
+};
+
+// One OQS_SIG descriptor per suite, made once (OQS_SIG objects are immutable method tables).
+const OQS_SIG* oqs_sig(const SuiteInfo& s) {
+  struct Entry {
+    std::once_flag once;
+    std::unique_ptr<OQS_SIG, OqsSigDeleter> sig;
+  };
+  static Entry table[64];
+  const auto all = all_suites();
+  std::size_t idx = 0;
+  while (idx < all.size() && all[idx].id != s.id) ++idx;
+  if (idx >= all.size() || idx >= std::size(table)) return nullptr;
+  Entry& e = table[idx];
+  std::call_once(e.once, [&] {
+    oqs_init_once();
+    const std::string name = oqs_name(s);
+    if (!name.empty() && OQS_SIG_alg_is_enabled(name.c_str())) e.sig.reset(OQS_SIG_new(name.c_str()));
+  });
+  return e.sig.get();
+}
+
+#if defined(PQSIG_LIBOQS_SLH_INTERNAL)
+const pqsig_oqs_slh_param* slh_param(const SuiteInfo& s) {
+  static constexpr struct {
+    std::string_view id;
+    const pqsig_oqs_slh_param* p;
+  } kParams[] = {{"slh-dsa-sha2-128s", &slh_dsa_sha2_128s},   {"slh-dsa-sha2-128f", &slh_dsa_sha2_128f},
+                 {"slh-dsa-sha2-192s", &slh_dsa_sha2_192s},   {"slh-dsa-sha2-192f", &slh_dsa_sha2_192f},
+                 {"slh-dsa-sha2-256s", &slh_dsa_sha2_256s},   {"slh-dsa-sha2-256f", &slh_dsa_sha2_256f},
+                 {"slh-dsa-shake-128s", &slh_dsa_shake_128s}, {"slh-dsa-shake-128f", &slh_dsa_shake_128f},
+                 {"slh-dsa-shake-192s", &slh_dsa_shake_192s}, {"slh-dsa-shake-192f", &slh_dsa_shake_192f},
+                 {"slh-dsa-shake-256s", &slh_dsa_shake_256s}, {"slh-dsa-shake-256f", &slh_dsa_shake_256f}};
+  for (const auto& e : kParams)
+    if (e.id == s.id) return e.p;
+  return nullptr;
+}
+#endif
+
+unsigned interfaces(const SuiteInfo& s) noexcept {
+  unsigned m = 0;
+  if (const OQS_SIG* sig = oqs_sig(s)) {
+    m |= provider::kPure;
+    if (sig->sig_with_ctx_support) m |= provider::kContext;
+  }
+#if defined(PQSIG_LIBOQS_SLH_INTERNAL)
+  if (slh_param(s)) m |= provider::kInternal;
+#endif
+  return m;
+}
+
+Error length_error(const SuiteInfo& s, const char* what, std::size_t want, std::size_t got) {
+  return Error{Errc::invalid_length, std::string(s.id) + ": " + what + " must be " + std::to_string(want) +
+                                         " bytes, got " + std::to_string(got)};
+}
+
+struct OqsVerifier final : VerifierImpl {
+  const OQS_SIG* sig = nullptr;  // null when only the internal interface is available
+  bytes pk;
+  byte_span public_key() const noexcept override { return pk; }
+
+  Status verify(byte_span msg, byte_span s, const SignOptions& opt) const override {
+    if (opt.prehash) return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no pre-hash variant"};
+    if (!sig) return Error{Errc::unsupported, std::string(info->id) + ": not enabled in this liboqs build"};
+    if (opt.ctx.size() > 255) return Error{Errc::invalid_context, "context longer than 255 bytes"};
+    if (!opt.ctx.empty() && !sig->sig_with_ctx_support)
+      return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no context string for it"};
+    if (s.size() != sig->length_signature) return length_error(*info, "signature", sig->length_signature, s.size());
+    const OQS_STATUS rc = opt.ctx.empty()
+                              ? OQS_SIG_verify(sig, msg.data(), msg.size(), s.data(), s.size(), pk.data())
+                              : OQS_SIG_verify_with_ctx_str(sig, msg.data(), msg.size(), s.data(), s.size(),
+                                                            opt.ctx.data(), opt.ctx.size(), pk.data());
+    if (rc == OQS_SUCCESS) return {};
+    return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
+  }
+
+  Status verify_internal(byte_span mprime, byte_span s) const override {
+#if defined(PQSIG_LIBOQS_SLH_INTERNAL)
+    if (const pqsig_oqs_slh_param* p = slh_param(*info)) {
+      if (s.size() != info->output_size) return length_error(*info, "signature", info->output_size, s.size());
+      if (slh_verify_internal(mprime.data(), mprime.size(), s.data(), s.size(), pk.data(), p) == 1) return {};
+      return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
+    }
+#endif
+    (void)mprime;
+    (void)s;
+    return VerifierImpl::verify_internal({}, {});
+  }
+};
+
+Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, byte_span pub) {
+  if (interfaces(s) == 0) return Error{Errc::unsupported, std::string(s.id) + ": not in this liboqs build"};
+  if (pub.size() != s.public_key_size) return length_error(s, "public key", s.public_key_size, pub.size());
+  auto impl = std::make_unique<OqsVerifier>();
+  impl->info = &s;
+  impl->sig = oqs_sig(s);
+  impl->pk.assign(pub.begin(), pub.end());
+  return std::unique_ptr<VerifierImpl>(std::move(impl));
+}
+
+const Backend kBackend{nullptr, nullptr, nullptr, &verifier_from_public, nullptr, nullptr, &interfaces};
+}  // namespace
+
+const Backend* liboqs_backend() noexcept { return &kBackend; }
+
+provider::ProviderInfo liboqs_info() {
+  oqs_init_once();
+  std::string v = std::string("liboqs ") + OQS_version();
+#if defined(PQSIG_LIBOQS_SLH_INTERNAL)
+  v += " (+ SLH-DSA internal interface)";
+#endif
+  return provider::ProviderInfo{"liboqs", true, "", v};
+}
+
+#else  // !PQSIG_HAVE_LIBOQS
+
+const Backend* liboqs_backend() noexcept { return nullptr; }
+
+provider::ProviderInfo liboqs_info() {
+  return provider::ProviderInfo{"liboqs", false,
+                                "not compiled in: liboqs was not found when pqsig was configured "
+                                "(PQSIG_WITH_LIBOQS, -Dliboqs_DIR=, scripts/liboqs.sh)",
+                                ""};
+}
+
+#endif
+
+}  // namespace pqsig::detail

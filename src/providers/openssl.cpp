@@ -1,0 +1,142 @@
+// The "openssl" provider: the loaded libcrypto's ML-DSA and SLH-DSA (OpenSSL >= 3.5), found at
+// run time by algorithm name (EVP_SIGNATURE_fetch "ML-DSA-44", "SLH-DSA-SHA2-128s", ...).
+// Written against the OpenSSL 3.0 API only (EVP_DigestVerifyInit_ex with OSSL_PARAMs by name),
+// so it compiles here and works where libcrypto has the algorithms. On OpenSSL 3.0 / 3.4 it is
+// reported unavailable with the reason, and every verification is Errc::unsupported.
+//
+// Interfaces (OpenSSL 3.5 parameters): pure and "context-string"; "message-encoding" = 0 is the
+// internal interface (M′ as is); ML-DSA "mu" = 1 is external μ. OpenSSL has no HashML-DSA /
+// HashSLH-DSA: pre-hash is unsupported.
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include <array>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "suites/backend.hpp"
+
+namespace pqsig::detail {
+namespace {
+
+struct PkeyDeleter {
+  void operator()(EVP_PKEY* p) const noexcept { EVP_PKEY_free(p); }
+};
+struct MdCtxDeleter {
+  void operator()(EVP_MD_CTX* p) const noexcept { EVP_MD_CTX_free(p); }
+};
+
+// The libcrypto algorithm name of a suite ("ML-DSA-44", "SLH-DSA-SHA2-128s"): its JOSE name.
+std::string ossl_name(const SuiteInfo& s) {
+  if (s.family != "ml-dsa" && s.family != "slh-dsa") return {};
+  return std::string(s.jose_alg);
+}
+
+// Whether the loaded libcrypto implements the suite (fetched once per suite).
+bool has_algorithm(const SuiteInfo& s) {
+  struct Entry {
+    std::once_flag once;
+    bool present = false;
+  };
+  static std::array<Entry, 64> table;
+  const auto all = all_suites();
+  std::size_t idx = 0;
+  while (idx < all.size() && all[idx].id != s.id) ++idx;
+  if (idx >= all.size() || idx >= table.size()) return false;
+  Entry& e = table[idx];
+  std::call_once(e.once, [&] {
+    const std::string name = ossl_name(s);
+    if (name.empty()) return;
+    EVP_SIGNATURE* sig = EVP_SIGNATURE_fetch(nullptr, name.c_str(), nullptr);
+    if (sig) {
+      e.present = true;
+      EVP_SIGNATURE_free(sig);
+    } else {
+      ERR_clear_error();  // an absent algorithm is an answer, not an error to leave queued
+    }
+  });
+  return e.present;
+}
+
+unsigned interfaces(const SuiteInfo& s) noexcept {
+  if (!has_algorithm(s)) return 0;
+  unsigned m = provider::kPure | provider::kContext | provider::kInternal;
+  if (s.family == "ml-dsa") m |= provider::kExternalMu;
+  return m;
+}
+
+struct OsslVerifier final : VerifierImpl {
+  std::unique_ptr<EVP_PKEY, PkeyDeleter> pkey;
+  bytes pk;
+  byte_span public_key() const noexcept override { return pk; }
+
+  // One-shot EVP_DigestVerify with the given parameters (no digest: ML-DSA / SLH-DSA hash
+  // internally). 1 → valid; anything else → rejected.
+  Status run(byte_span msg, byte_span sig, byte_span ctx, int message_encoding, int mu) const {
+    if (sig.size() != info->output_size)
+      return Error{Errc::invalid_length, std::string(info->id) + ": signature must be " +
+                                             std::to_string(info->output_size) + " bytes, got " +
+                                             std::to_string(sig.size())};
+    std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> md(EVP_MD_CTX_new());
+    if (!md) return Error{Errc::crypto_backend, "EVP_MD_CTX_new failed"};
+    OSSL_PARAM params[4];
+    int n = 0;
+    // OpenSSL 3.5 parameter names, spelled out so this compiles against 3.0 headers.
+    params[n++] = OSSL_PARAM_construct_octet_string("context-string", const_cast<std::uint8_t*>(ctx.data()),
+                                                    ctx.size());
+    params[n++] = OSSL_PARAM_construct_int("message-encoding", &message_encoding);
+    if (mu) params[n++] = OSSL_PARAM_construct_int("mu", &mu);
+    params[n] = OSSL_PARAM_construct_end();
+    if (EVP_DigestVerifyInit_ex(md.get(), nullptr, nullptr, nullptr, nullptr, pkey.get(), params) != 1)
+      return Error{Errc::crypto_backend, std::string(info->id) + ": libcrypto refused the verification parameters"};
+    if (EVP_DigestVerify(md.get(), sig.data(), sig.size(), msg.data(), msg.size()) == 1) return {};
+    return Error{Errc::verify_failed, std::string(info->id) + ": libcrypto rejected the signature"};
+  }
+
+  Status verify(byte_span msg, byte_span sig, const SignOptions& opt) const override {
+    if (opt.prehash) return Error{Errc::unsupported, std::string(info->id) + ": OpenSSL has no pre-hash variant"};
+    if (opt.ctx.size() > 255) return Error{Errc::invalid_context, "context longer than 255 bytes"};
+    return run(msg, sig, opt.ctx, 1, 0);
+  }
+  Status verify_internal(byte_span mprime, byte_span sig) const override { return run(mprime, sig, {}, 0, 0); }
+  Status verify_mu(byte_span mu, byte_span sig) const override {
+    if (info->family != "ml-dsa") return VerifierImpl::verify_mu(mu, sig);
+    return run(mu, sig, {}, 1, 1);
+  }
+};
+
+Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, byte_span pub) {
+  if (!has_algorithm(s)) return Error{Errc::unsupported, std::string(s.id) + ": not in the loaded libcrypto"};
+  if (pub.size() != s.public_key_size)
+    return Error{Errc::invalid_length, std::string(s.id) + ": public key must be " +
+                                           std::to_string(s.public_key_size) + " bytes, got " +
+                                           std::to_string(pub.size())};
+  auto impl = std::make_unique<OsslVerifier>();
+  impl->info = &s;
+  impl->pk.assign(pub.begin(), pub.end());
+  impl->pkey.reset(EVP_PKEY_new_raw_public_key_ex(nullptr, ossl_name(s).c_str(), nullptr, pub.data(), pub.size()));
+  if (!impl->pkey) ERR_clear_error();
+  if (!impl->pkey) return Error{Errc::invalid_encoding, std::string(s.id) + ": libcrypto refused the public key"};
+  return std::unique_ptr<VerifierImpl>(std::move(impl));
+}
+
+const Backend kBackend{nullptr, nullptr, nullptr, &verifier_from_public, nullptr, nullptr, &interfaces};
+}  // namespace
+
+const Backend* openssl_backend() noexcept { return &kBackend; }
+
+provider::ProviderInfo openssl_info() {
+  const std::string v = OpenSSL_version(OPENSSL_VERSION);
+  const SuiteInfo* probe = find_suite("ml-dsa-44").value();
+  if (has_algorithm(*probe)) return provider::ProviderInfo{"openssl", true, "", v};
+  return provider::ProviderInfo{"openssl", false,
+                                "OpenSSL < 3.5: the loaded libcrypto (" + v +
+                                    ") implements no ML-DSA-44 (EVP_SIGNATURE_fetch failed)",
+                                v};
+}
+
+}  // namespace pqsig::detail
