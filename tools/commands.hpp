@@ -22,4 +22,5 @@ void register_kem(CLI::App& app);        // cmd_kem.cpp
 void register_price(CLI::App& app);      // cmd_price.cpp
 void register_sf(CLI::App& app);         // cmd_sf.cpp
 void register_http(CLI::App& app);       // cmd_http.cpp: http sign|verify|base, directory ...
+void register_ledger(CLI::App& app);     // cmd_ledger.cpp: ledger providers|verify|bench
 }  // namespace pqsig::cli

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   register_price(app);
   register_sf(app);
   register_http(app);
+  register_ledger(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

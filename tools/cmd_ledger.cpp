@@ -1,0 +1,277 @@
+// `pqsig ledger`: providers (what is available and why not), verify (dual verification of JSON
+// Lines items, parallel, verdicts in input order, then a summary line), bench (ledger_bench.cpp).
+//
+//   pqsig ledger verify --first pqsig --second liboqs --mode enforce|shadow [--jobs N] < items.jsonl
+//   item:    {"alg","pk","msg"|"mu","sig"[,"ctx"][,"prehash"][,"interface":"internal"][,"id"]}  (hex)
+//   verdict: {"ok","first_ok","second_ok"(null when skipped),"disagreement"[,"refused"][,"reason"][,"id"]}
+//            a malformed item: {"ok":false,"first_ok":null,"second_ok":null,"disagreement":false,"error"}
+//   last:    {"summary":{"total","accepted","rejected","second_skipped","disagreements","refused","errors",
+//            "first","second","mode","jobs","key_cache":{...},"disagreement_records":[item + verdicts]}}
+// Limits: a line is at most 8 MiB; items are verified in chunks of 512 (memory stays bounded).
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "commands.hpp"
+#include "ledger_cli.hpp"
+#include "pqsig/hash.hpp"
+#include "pqsig/mldsa.hpp"
+
+namespace pqsig::cli::ledger {
+namespace pl = pqsig::ledger;
+namespace pp = pqsig::provider;
+
+pl::Item OwnedItem::view() const {
+  pl::Item it{suite, pk, msg, sig, opt};
+  it.opt.ctx = ctx;
+  return it;
+}
+
+namespace {
+bytes hex_member(const json& j, const char* name, bool required) {
+  auto it = j.find(name);
+  if (it == j.end() || it->is_null()) {
+    if (required) throw std::invalid_argument(std::string("missing field \"") + name + "\"");
+    return {};
+  }
+  if (!it->is_string()) throw std::invalid_argument(std::string("field \"") + name + "\" must be a hex string");
+  auto r = from_hex(it->get<std::string>());
+  if (!r) throw std::invalid_argument(std::string("field \"") + name + "\": " + r.error().message);
+  return std::move(r.value());
+}
+bool has(const json& j, const char* name) { return j.contains(name) && !j.at(name).is_null(); }
+}  // namespace
+
+OwnedItem parse_item(const json& j) {
+  if (!j.is_object()) throw std::invalid_argument("an item must be a JSON object");
+  if (!j.contains("alg") || !j["alg"].is_string()) throw std::invalid_argument("missing field \"alg\"");
+  auto suite = parse_suite_ref(j["alg"].get<std::string>());
+  if (!suite) throw std::invalid_argument(suite.error().message);
+  if ((*suite)->cls != SuiteClass::signature) throw std::invalid_argument("\"alg\" must be a signature suite");
+  OwnedItem it;
+  it.suite = *suite;
+  it.pk = hex_member(j, "pk", true);
+  it.sig = hex_member(j, "sig", true);
+  const bool msg = has(j, "msg"), mu = has(j, "mu");
+  if (msg == mu) throw std::invalid_argument("exactly one of \"msg\" and \"mu\" is required");
+  std::string iface = "external";
+  if (has(j, "interface")) {
+    if (!j["interface"].is_string()) throw std::invalid_argument("field \"interface\" must be a string");
+    iface = j["interface"].get<std::string>();
+    if (iface != "external" && iface != "internal")
+      throw std::invalid_argument("field \"interface\" must be \"external\" or \"internal\"");
+  }
+  it.ctx = hex_member(j, "ctx", false);
+  if (it.ctx.size() > 255) throw std::invalid_argument("field \"ctx\" must be at most 255 bytes");
+  if (has(j, "prehash")) {
+    if (!j["prehash"].is_string()) throw std::invalid_argument("field \"prehash\" must be a string");
+    const auto* ph = hash::find_prehash(j["prehash"].get<std::string>());
+    if (!ph) throw std::invalid_argument("unknown prehash \"" + j["prehash"].get<std::string>() + "\"");
+    it.opt.prehash = ph->id;
+  }
+  if (mu || iface == "internal") {
+    if (!it.ctx.empty() || it.opt.prehash)
+      throw std::invalid_argument("\"ctx\" and \"prehash\" apply to the external interface only");
+  }
+  if (mu) {
+    it.msg = hex_member(j, "mu", true);
+    if (it.msg.size() != mldsa::kMuBytes) throw std::invalid_argument("field \"mu\" must be 64 bytes");
+    it.opt.input = pl::VerifyOptions::Input::mu;
+  } else {
+    it.msg = hex_member(j, "msg", true);
+    if (iface == "internal") it.opt.input = pl::VerifyOptions::Input::internal;
+  }
+  return it;
+}
+
+json item_json(const pl::Disagreement& d) {
+  json j{{"alg", d.suite}, {"pk", to_hex(d.pk, false)}, {"sig", to_hex(d.sig, false)}};
+  if (d.input == pl::VerifyOptions::Input::mu) {
+    j["mu"] = to_hex(d.msg, false);
+  } else {
+    j["msg"] = to_hex(d.msg, false);
+    if (d.input == pl::VerifyOptions::Input::internal) j["interface"] = "internal";
+  }
+  if (!d.ctx.empty()) j["ctx"] = to_hex(d.ctx, false);
+  if (d.prehash) j["prehash"] = std::string(hash::prehash_info(*d.prehash).acvp_name);
+  return j;
+}
+
+std::shared_ptr<const pp::Provider> usable_provider(const std::string& name) {
+  auto p = pp::find(name);
+  if (!p) throw Exit{kExitUsage, p.error().message};
+  const pp::ProviderInfo info = (*p)->info();
+  if (!info.available) throw Exit{kExitUsage, "provider '" + name + "' is not available: " + info.reason};
+  return *p;
+}
+
+namespace {
+
+void cmd_providers(bool as_json) {
+  json arr = json::array();
+  for (const auto& p : pp::all()) {
+    const pp::ProviderInfo info = p->info();
+    json suites = json::object();
+    for (const auto& s : all_suites()) {
+      if (s.cls != SuiteClass::signature) continue;
+      const unsigned m = p->interfaces(s);
+      if (m) suites[std::string(s.id)] = pp::interface_names(m);
+    }
+    arr.push_back({{"name", info.name}, {"available", info.available}, {"version", info.version},
+                   {"reason", info.reason}, {"suites", suites}});
+  }
+  if (as_json) {
+    std::cout << json{{"providers", arr}}.dump(2) << "\n";
+    return;
+  }
+  for (const auto& p : arr) {
+    std::printf("%-8s %s  %s\n", p["name"].get<std::string>().c_str(),
+                p["available"].get<bool>() ? "available  " : "unavailable",
+                p["available"].get<bool>() ? p["version"].get<std::string>().c_str()
+                                           : p["reason"].get<std::string>().c_str());
+    for (const auto& [suite, ifaces] : p["suites"].items())
+      std::printf("           %-22s %s\n", suite.c_str(), ifaces.get<std::string>().c_str());
+  }
+}
+
+struct VerifyArgs {
+  std::string first = "pqsig", second = "liboqs", mode = "enforce";
+  unsigned jobs = 0;
+  std::size_t cache = 4096;
+  std::size_t max_records = 64;
+};
+
+json verdict_json(const pl::Verdict& v) {
+  json j{{"ok", v.accepted}, {"first_ok", v.first_ok}, {"second_ok", nullptr}, {"disagreement", v.disagreement}};
+  if (v.refused) {
+    j["first_ok"] = nullptr;
+    j["refused"] = true;
+  }
+  if (v.second_ran) j["second_ok"] = v.second_ok;
+  if (!v.reason.empty()) j["reason"] = v.reason;
+  return j;
+}
+
+void cmd_verify(const VerifyArgs& a) {
+  if (a.mode != "enforce" && a.mode != "shadow") throw Exit{kExitUsage, "--mode must be enforce or shadow"};
+  auto first = usable_provider(a.first);
+  auto second = usable_provider(a.second);
+  auto cache = a.cache ? std::make_shared<pl::KeyCache>(a.cache) : nullptr;
+  pl::DualVerifier dv(first, second, a.mode == "enforce" ? pl::Mode::enforce : pl::Mode::shadow, cache,
+                      a.max_records);
+  pl::ThreadPool pool(a.jobs);
+  constexpr std::size_t kChunk = 512;
+  constexpr std::size_t kMaxLine = 8u << 20;
+  std::uint64_t errors = 0;
+  std::ios::sync_with_stdio(false);
+
+  struct Slot {
+    std::optional<OwnedItem> item;
+    json id;
+    std::string error;
+  };
+  std::vector<Slot> slots;
+  auto flush = [&] {
+    std::vector<pl::Item> views;
+    std::vector<std::size_t> where;
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      if (slots[i].item) {
+        views.push_back(slots[i].item->view());
+        where.push_back(i);
+      }
+    std::vector<pl::Verdict> verdicts = pl::verify_block(dv, views, &pool);
+    std::vector<json> out(slots.size());
+    for (std::size_t k = 0; k < where.size(); ++k) out[where[k]] = verdict_json(verdicts[k]);
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      if (!slots[i].item)
+        out[i] = json{{"ok", false}, {"first_ok", nullptr}, {"second_ok", nullptr}, {"disagreement", false},
+                      {"error", slots[i].error}};
+      if (!slots[i].id.is_null()) out[i]["id"] = slots[i].id;
+      std::cout << out[i].dump() << '\n';
+    }
+    std::cout.flush();
+    slots.clear();
+  };
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    Slot s;
+    if (line.size() > kMaxLine) {
+      s.error = "line longer than 8 MiB";
+    } else {
+      try {
+        json j = json::parse(line);
+        if (j.is_object() && j.contains("id")) s.id = j["id"];
+        s.item = parse_item(j);
+      } catch (const std::exception& e) {
+        s.error = e.what();
+      }
+    }
+    if (!s.item) ++errors;
+    slots.push_back(std::move(s));
+    if (slots.size() >= kChunk) flush();
+  }
+  flush();
+  const pl::Stats st = dv.stats();
+  json records = json::array();
+  for (const auto& d : dv.disagreements()) {
+    json r = item_json(d);
+    r["first_ok"] = d.first_ok;
+    r["second_ok"] = d.second_ok;
+    r["first_reason"] = d.first_reason;
+    r["second_reason"] = d.second_reason;
+    records.push_back(std::move(r));
+  }
+  json summary{{"total", st.total + errors},
+               {"accepted", st.accepted},
+               {"rejected", st.rejected + errors},
+               {"second_skipped", st.second_skipped},
+               {"disagreements", st.disagreements},
+               {"refused", st.refused},
+               {"errors", errors},
+               {"first", first->info().version},
+               {"second", second->info().version},
+               {"mode", a.mode},
+               {"jobs", pool.size()},
+               {"disagreement_records", records}};
+  if (cache) {
+    const auto c = cache->counters();
+    summary["key_cache"] = {{"hits", c.hits}, {"misses", c.misses}, {"evictions", c.evictions},
+                            {"capacity", c.capacity}};
+  }
+  std::cout << json{{"summary", summary}}.dump() << '\n';
+}
+
+}  // namespace
+}  // namespace pqsig::cli::ledger
+
+namespace pqsig::cli {
+void register_ledger(CLI::App& app) {
+  auto* cmd = app.add_subcommand("ledger", "Dual verification with two independent providers (ledger node)");
+  cmd->require_subcommand(1);
+
+  auto* prov = cmd->add_subcommand("providers", "List the providers: available or why not, suites and interfaces");
+  static bool prov_json = false;
+  prov->add_flag("--json", prov_json, "JSON output");
+  prov->callback([] { ledger::cmd_providers(prov_json); });
+
+  auto* ver = cmd->add_subcommand("verify", "Verify JSON Lines items with two providers; a verdict per line, then a summary");
+  static ledger::VerifyArgs va;
+  ver->add_option("--first", va.first, "first provider (decides in shadow mode)")->capture_default_str();
+  ver->add_option("--second", va.second, "second provider")->capture_default_str();
+  ver->add_option("--mode", va.mode, "enforce (reject if either rejects) or shadow (first decides)")
+      ->check(CLI::IsMember({"enforce", "shadow"}))
+      ->capture_default_str();
+  ver->add_option("--jobs", va.jobs, "threads (0 = all cores)")->capture_default_str();
+  ver->add_option("--key-cache", va.cache, "verifying keys kept (LRU by public-key digest; 0 = decode every time)")
+      ->capture_default_str();
+  ver->add_option("--max-records", va.max_records, "disagreements reported with their inputs")->capture_default_str();
+  ver->callback([] { ledger::cmd_verify(va); });
+
+  ledger::register_bench(*cmd);
+}
+}  // namespace pqsig::cli
