@@ -1,0 +1,109 @@
+// `pqsig ledger providers` and `pqsig ledger verify` (JSON Lines in, verdicts in order, summary).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/cli_util.hpp"
+#include "pqsig/provider.hpp"
+#include "pqsig/suite.hpp"
+
+using namespace pqsig;
+using json = nlohmann::json;
+
+namespace {
+std::vector<json> lines_of(const std::string& s) {
+  std::vector<json> out;
+  std::istringstream in(s);
+  std::string l;
+  while (std::getline(in, l))
+    if (!l.empty()) out.push_back(json::parse(l));
+  return out;
+}
+}  // namespace
+
+TEST(LedgerCli, ProvidersListsEveryProviderWithReasons) {
+  TempDir d;
+  RunResult r = run_pqsig(d, "ledger providers --json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  json j = json::parse(r.out);
+  ASSERT_EQ(j["providers"].size(), 3u);
+  EXPECT_EQ(j["providers"][0]["name"], "pqsig");
+  EXPECT_TRUE(j["providers"][0]["available"].get<bool>());
+  EXPECT_EQ(j["providers"][0]["suites"]["ml-dsa-65"], "pure,context,prehash,internal,external-mu");
+  for (const auto& p : j["providers"]) {
+    const auto info = provider::find(p["name"].get<std::string>()).value()->info();
+    EXPECT_EQ(p["available"].get<bool>(), info.available);
+    if (!info.available) {
+      EXPECT_FALSE(p["reason"].get<std::string>().empty()) << p.dump();
+      EXPECT_TRUE(p["suites"].empty()) << "an unavailable provider offers no suite";
+    }
+  }
+}
+
+TEST(LedgerCli, VerifyGivesAVerdictPerItemInOrderThenASummary) {
+  TempDir d;
+  const SuiteInfo& s = *find_suite("ml-dsa-44").value();
+  auto sk = SigningKey::generate(s).value();
+  const bytes msg = {1, 2, 3};
+  const bytes ctx = {9, 9};
+  SignOptions so;
+  so.ctx = ctx;
+  const bytes sig = sk.sign(msg, so).value();
+  bytes bad = sig;
+  bad[100] ^= 1;
+  const std::string pk = to_hex(sk.public_key(), false);
+  std::string in;
+  in += json{{"id", 1}, {"alg", "ml-dsa-44"}, {"pk", pk}, {"msg", to_hex(msg, false)}, {"sig", to_hex(sig, false)},
+             {"ctx", to_hex(ctx, false)}}.dump() + "\n";
+  in += json{{"id", 2}, {"alg", "ml-dsa-44"}, {"pk", pk}, {"msg", to_hex(msg, false)}, {"sig", to_hex(bad, false)},
+             {"ctx", to_hex(ctx, false)}}.dump() + "\n";
+  in += "{not json\n";
+  in += json{{"id", 4}, {"alg", "ml-dsa-44"}, {"pk", pk}, {"msg", to_hex(msg, false)}, {"sig", to_hex(sig, false)}}
+            .dump() + "\n";  // no ctx: rejected
+  write_text(d.file("items.jsonl"), in);
+  for (const char* mode : {"enforce", "shadow"}) {
+    RunResult r = run_pqsig(d, std::string("ledger verify --first pqsig --second pqsig --jobs 2 --mode ") + mode,
+                            d.file("items.jsonl"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto out = lines_of(r.out);
+    ASSERT_EQ(out.size(), 5u) << r.out;
+    EXPECT_EQ(out[0]["id"], 1);
+    EXPECT_TRUE(out[0]["ok"].get<bool>());
+    EXPECT_TRUE(out[0]["second_ok"].get<bool>());
+    EXPECT_EQ(out[1]["id"], 2);
+    EXPECT_FALSE(out[1]["ok"].get<bool>());
+    if (std::string(mode) == "enforce") {
+      EXPECT_TRUE(out[1]["second_ok"].is_null()) << "second skipped after the first rejects";
+    } else {
+      EXPECT_FALSE(out[1]["second_ok"].get<bool>());
+    }
+    EXPECT_FALSE(out[2]["ok"].get<bool>());
+    EXPECT_TRUE(out[2].contains("error"));
+    EXPECT_EQ(out[3]["id"], 4);
+    EXPECT_FALSE(out[3]["ok"].get<bool>());
+    const json& sum = out[4]["summary"];
+    EXPECT_EQ(sum["total"], 4);
+    EXPECT_EQ(sum["accepted"], 1);
+    EXPECT_EQ(sum["rejected"], 3);
+    EXPECT_EQ(sum["errors"], 1);
+    EXPECT_EQ(sum["disagreements"], 0);
+    EXPECT_EQ(sum["second_skipped"], std::string(mode) == "enforce" ? 2 : 0);
+    EXPECT_EQ(sum["mode"], mode);
+  }
+}
+
+TEST(LedgerCli, AnUnavailableProviderIsAUsageErrorWithTheReason) {
+  TempDir d;
+  write_text(d.file("empty.jsonl"), "");
+  RunResult r = run_pqsig(d, "ledger verify --second nosuch", d.file("empty.jsonl"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("unknown provider"), std::string::npos) << r.err;
+  for (const auto& p : provider::all()) {
+    const auto info = p->info();
+    if (info.available) continue;
+    r = run_pqsig(d, "ledger verify --second " + std::string(p->name()), d.file("empty.jsonl"));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find(info.reason), std::string::npos) << r.err;
+  }
+}
