@@ -1,0 +1,100 @@
+// The liboqs provider (built only with liboqs): every ML-DSA / SLH-DSA ACVP sigVer vector gives
+// the same verdict through pqsig, liboqs and dual enforce where liboqs implements the interface;
+// where it does not (HashML-DSA, external μ, ML-DSA internal), liboqs answers Errc::unsupported
+// and the dual check is refused, never downgraded. Plus signatures made by pqsig with random
+// messages/contexts, verified by both, and one flipped byte rejected by both.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "acvp_sigver.hpp"
+#include "pqsig/ledger.hpp"
+#include "pqsig/provider.hpp"
+
+using namespace pqsig;
+namespace pp = pqsig::provider;
+namespace pl = pqsig::ledger;
+
+TEST(Liboqs, IsAvailableWithAVersion) {
+  auto p = pp::find("liboqs").value();
+  const auto info = p->info();
+  ASSERT_TRUE(info.available) << info.reason;
+  EXPECT_NE(info.version.find("liboqs 0."), std::string::npos) << info.version;
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87"})
+    EXPECT_EQ(p->interfaces(*find_suite(id).value()) & (pp::kPure | pp::kContext), pp::kPure | pp::kContext) << id;
+  EXPECT_EQ(p->interfaces(*find_suite("ml-dsa-44").value()) & (pp::kPreHash | pp::kExternalMu | pp::kInternal), 0u)
+      << "liboqs' public API has no HashML-DSA, external mu or internal interface";
+}
+
+TEST(Liboqs, EveryAcvpSigVerVectorSameVerdictOrRefused) {
+  auto ours = pp::find("pqsig").value();
+  auto oqs = pp::find("liboqs").value();
+  pl::DualVerifier dual(ours, oqs, pl::Mode::enforce, std::make_shared<pl::KeyCache>(64));
+  pl::DualVerifier dual_rev(oqs, ours, pl::Mode::enforce);
+  int same = 0, refused = 0, total = 0;
+  for (const char* file : {"ml-dsa-sigVer.json", "slh-dsa-sigVer.json"}) {
+    for (const auto& c : load_sigver(file)) {
+      ++total;
+      const auto opt = c.options();
+      const Status a = ours->verify(*c.suite, c.pk, c.msg, c.sig, opt);
+      EXPECT_EQ(a.ok(), c.expected) << c.label;
+      const pl::Item item{c.suite, c.pk, c.msg, c.sig, opt};
+      if (!oqs->supports(*c.suite, opt).ok()) {
+        const Status b = oqs->verify(*c.suite, c.pk, c.msg, c.sig, opt);
+        ASSERT_FALSE(b.ok());
+        EXPECT_EQ(b.error().code, Errc::unsupported) << c.label;
+        const pl::Verdict v = dual.verify(item);
+        EXPECT_TRUE(v.refused) << c.label;
+        EXPECT_FALSE(v.accepted) << c.label;
+        ++refused;
+        continue;
+      }
+      const Status b = oqs->verify(*c.suite, c.pk, c.msg, c.sig, opt);
+      EXPECT_EQ(b.ok(), c.expected) << c.label << (b.ok() ? "" : ": " + b.error().what());
+      const pl::Verdict v = dual.verify(item);
+      EXPECT_EQ(v.accepted, c.expected) << c.label;
+      EXPECT_FALSE(v.disagreement) << c.label;
+      EXPECT_EQ(dual_rev.verify(item).accepted, c.expected) << c.label;
+      ++same;
+    }
+  }
+  std::printf("sigVer vectors: %d total, %d same verdict through pqsig, liboqs and dual enforce, %d refused "
+              "(interface not in liboqs)\n", total, same, refused);
+  EXPECT_EQ(total, 216);
+  EXPECT_GE(same, 45 + 36) << "ML-DSA external pure/context and every SLH-DSA (internal) vector";
+  EXPECT_EQ(dual.stats().disagreements, 0u);
+}
+
+TEST(Liboqs, PqsigSignaturesVerifyThroughLiboqsAndTamperingIsRejectedByBoth) {
+  const std::uint64_t seed = std::random_device{}();
+  std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  auto ours = pp::find("pqsig").value();
+  auto oqs = pp::find("liboqs").value();
+  pl::DualVerifier shadow(ours, oqs, pl::Mode::shadow);
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87", "slh-dsa-sha2-128f", "slh-dsa-shake-128f"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    auto sk = SigningKey::generate(s).value();
+    const int n = s.family == "ml-dsa" ? 8 : 2;
+    for (int i = 0; i < n; ++i) {
+      bytes msg(rng() % 200), ctx(i % 2 ? rng() % 256 : 0);
+      for (auto& b : msg) b = static_cast<std::uint8_t>(rng());
+      for (auto& b : ctx) b = static_cast<std::uint8_t>(rng());
+      SignOptions so;
+      so.ctx = ctx;
+      const bytes sig = sk.sign(msg, so).value();
+      pp::VerifyOptions vo;
+      vo.ctx = ctx;
+      EXPECT_TRUE(oqs->verify(s, sk.public_key(), msg, sig, vo).ok()) << id << " i " << i;
+      bytes bad = sig;
+      bad[rng() % bad.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+      EXPECT_FALSE(oqs->verify(s, sk.public_key(), msg, bad, vo).ok()) << id << " i " << i;
+      EXPECT_TRUE(shadow.verify(pl::Item{&s, sk.public_key(), msg, sig, vo}).accepted);
+      EXPECT_FALSE(shadow.verify(pl::Item{&s, sk.public_key(), msg, bad, vo}).accepted);
+      // Wrong lengths are errors, not crashes.
+      EXPECT_FALSE(oqs->verify(s, sk.public_key(), msg, byte_span(sig).first(sig.size() - 1), vo).ok());
+      EXPECT_FALSE(oqs->verify(s, byte_span(sk.public_key()).first(s.public_key_size - 1), msg, sig, vo).ok());
+    }
+  }
+  EXPECT_EQ(shadow.stats().disagreements, 0u);
+}
