@@ -45,6 +45,9 @@ void need_len(const char* name, const bytes& b, std::size_t n);
 /// The optional "interface" field: "external" (default) → false, "internal" → true, else BadRequest.
 bool internal_interface(const json& req);
 
+/// A verify request with a "provider" member, through that provider (batch_provider.cpp).
+json provider_verify(const json& req, const std::string& provider);
+
 /// Process one request line (never throws).
 json process_line(std::string_view line);
 }  // namespace pqsig::cli::batch

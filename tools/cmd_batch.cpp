@@ -67,7 +67,13 @@ json process_line(std::string_view line) {
   if (!req.is_object()) return json{{"error", "request must be a JSON object"}};
   try {
     std::string alg = str_field(req, "alg");
-    (void)str_field(req, "op");
+    const std::string op = str_field(req, "op");
+    if (auto prov = opt_str_field(req, "provider")) {  // any verify request through any provider
+      if (op != "verify") throw BadRequest("\"provider\" applies to op \"verify\" only");
+      resp = provider_verify(req, *prov);
+      if (req.contains("id")) resp["id"] = req["id"];
+      return resp;
+    }
     const Family* fams[] = {&mldsa_family(), &slhdsa_family(), &kem_family(), &classical_family()};
     const Family* chosen = nullptr;
     for (const Family* f : fams)

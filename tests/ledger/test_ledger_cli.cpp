@@ -107,3 +107,42 @@ TEST(LedgerCli, AnUnavailableProviderIsAUsageErrorWithTheReason) {
     EXPECT_NE(r.err.find(info.reason), std::string::npos) << r.err;
   }
 }
+
+TEST(LedgerCli, BatchVerifyTakesAProviderMember) {
+  TempDir d;
+  const SuiteInfo& s = *find_suite("ml-dsa-44").value();
+  auto sk = SigningKey::generate(s).value();
+  const bytes msg = {7, 7, 7};
+  const bytes sig = sk.sign(msg).value();
+  bytes bad = sig;
+  bad[3] ^= 2;
+  const std::string pk = to_hex(sk.public_key(), false);
+  auto req = [&](const std::string& prov, const bytes& sg, const char* extra_key = nullptr) {
+    json j{{"op", "verify"}, {"alg", "ml-dsa-44"}, {"pk", pk}, {"msg", to_hex(msg, false)}, {"sig", to_hex(sg, false)},
+           {"provider", prov}};
+    if (extra_key) j[extra_key] = "SHA2-256";
+    return j.dump() + "\n";
+  };
+  std::string in = req("pqsig", sig) + req("pqsig", bad) + req("nosuch", sig) + req("liboqs", sig) +
+                   req("liboqs", sig, "prehash") +
+                   json{{"op", "sign"}, {"alg", "ml-dsa-44"}, {"provider", "pqsig"}}.dump() + "\n";
+  write_text(d.file("req.jsonl"), in);
+  RunResult r = run_pqsig(d, "batch", d.file("req.jsonl"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto out = lines_of(r.out);
+  ASSERT_EQ(out.size(), 6u) << r.out;
+  EXPECT_TRUE(out[0]["ok"].get<bool>()) << out[0].dump();
+  EXPECT_EQ(out[0]["provider"], "pqsig");
+  EXPECT_FALSE(out[1]["ok"].get<bool>());
+  EXPECT_NE(out[2]["error"].get<std::string>().find("unknown provider"), std::string::npos);
+  const auto oqs = provider::find("liboqs").value()->info();
+  if (oqs.available) {
+    EXPECT_TRUE(out[3]["ok"].get<bool>()) << out[3].dump();
+    // liboqs has no HashML-DSA: an error naming it, never {"ok":false}.
+    ASSERT_TRUE(out[4].contains("error")) << out[4].dump();
+    EXPECT_NE(out[4]["error"].get<std::string>().find("unsupported"), std::string::npos) << out[4].dump();
+  } else {
+    EXPECT_NE(out[3]["error"].get<std::string>().find("not available"), std::string::npos) << out[3].dump();
+  }
+  EXPECT_NE(out[5]["error"].get<std::string>().find("only"), std::string::npos) << out[5].dump();
+}
