@@ -196,8 +196,9 @@ struct Scheme {
   // Samples `count` polynomials s[0..count) = SamplePolyCBD_η(PRF_η(σ, N0 + i)) and, when
   // `to_ntt`, applies NTT — four PRF calls per SHAKE256×4 run (FIPS 203 Algorithm 13 lines
   // 8–15, Algorithm 14 lines 9–17).
-  template <int Eta, class T>
-  static void sample_cbd_n(const std::uint8_t sigma[32], std::uint8_t n0, int count, T* s) noexcept {
+  template <int Eta>
+  static void sample_cbd_n(const PolyOps& ops, const std::uint8_t sigma[32], std::uint8_t n0, int count,
+                           std::uint16_t* const* s) noexcept {
     constexpr std::size_t blocks = (64 * Eta + hash::kShake256Rate - 1) / hash::kShake256Rate;
     Wiped<PrfBuf[4]> prf;
     for (int base = 0; base < count; base += 4) {
@@ -209,11 +210,7 @@ struct Scheme {
       } else {
         PRF_x4(prf.v, sigma, N, n, blocks);
       }
-      for (int t = 0; t < n; ++t) {
-        Wiped<Poly> f;
-        f.v = sample_poly_cbd<Eta>(prf.v[t]);
-        std::memcpy(s[base + t].c, f.v.c, sizeof f.v.c);
-      }
+      for (int t = 0; t < n; ++t) ops.sample_poly_cbd(Eta, prf.v[t], s[base + t]);
     }
   }
 
@@ -232,7 +229,11 @@ struct Scheme {
     expand_matrix<k>(ops, keep.a, rho);
     // s (k polys) and e (k polys) from N = 0 .. 2k−1, then NTT.
     Wiped<NttPoly[2 * k]> se;
-    sample_cbd_n<P::eta1>(sigma, 0, 2 * k, se.v);
+    {
+      std::uint16_t* outs[2 * k];
+      for (int i = 0; i < 2 * k; ++i) outs[i] = se.v[i].c;
+      sample_cbd_n<P::eta1>(ops, sigma, 0, 2 * k, outs);
+    }
     for (int i = 0; i < 2 * k; ++i) ops.ntt(se.v[i].c);
     const NttPoly* s_hat = se.v;
     const NttPoly* e_hat = se.v + k;
@@ -241,12 +242,12 @@ struct Scheme {
       NttPoly& t = keep.t_hat[i];
       ops.multiply_ntts_sum(t, keep.a + i * k, 1, s_hat, k);
       ntt_add(t, e_hat[i]);
-      byte_encode<12>(t.c, ek + 384 * i);
+      ops.compress_encode(12, t.c, ek + 384 * i);
     }
     // t̂ is the public key.
     CT_DECLASSIFY(keep.t_hat, sizeof(NttPoly) * k);
     std::memcpy(ek + 384 * k, rho, 32);
-    for (int i = 0; i < k; ++i) byte_encode<12>(s_hat[i].c, dk + 384 * i);
+    for (int i = 0; i < k; ++i) ops.compress_encode(12, s_hat[i].c, dk + 384 * i);
     if (s_hat_out) std::memcpy(s_hat_out, s_hat, sizeof(NttPoly) * k);
   }
 
@@ -258,14 +259,16 @@ struct Scheme {
     Wiped<NttPoly[k]> y;   // y, then ŷ
     Wiped<Poly[k + 1]> e;  // e1 (k polys), e2
     Wiped<Poly> mu, v, u;
-    if constexpr (P::eta1 == P::eta2) {
-      Wiped<Poly[2 * k + 1]> all;
-      sample_cbd_n<P::eta1>(r, 0, 2 * k + 1, all.v);
-      for (int i = 0; i < k; ++i) std::memcpy(y.v[i].c, all.v[i].c, sizeof y.v[i].c);
-      std::memcpy(e.v, all.v + k, sizeof e.v);
-    } else {
-      sample_cbd_n<P::eta1>(r, 0, k, y.v);
-      sample_cbd_n<P::eta2>(r, static_cast<std::uint8_t>(k), k + 1, e.v);
+    {
+      std::uint16_t* outs[2 * k + 1];
+      for (int i = 0; i < k; ++i) outs[i] = y.v[i].c;
+      for (int i = 0; i <= k; ++i) outs[k + i] = e.v[i].c;
+      if constexpr (P::eta1 == P::eta2) {
+        sample_cbd_n<P::eta1>(ops, r, 0, 2 * k + 1, outs);
+      } else {
+        sample_cbd_n<P::eta1>(ops, r, 0, k, outs);
+        sample_cbd_n<P::eta2>(ops, r, static_cast<std::uint8_t>(k), k + 1, outs + k);
+      }
     }
     for (int i = 0; i < k; ++i) ops.ntt(y.v[i].c);
     const NttPoly* y_hat = y.v;
@@ -276,12 +279,10 @@ struct Scheme {
       ops.ntt_inverse(acc.v.c);
       std::memcpy(u.v.c, acc.v.c, sizeof u.v.c);
       poly_add(u.v, e.v[i]);
-      for (int t = 0; t < kN; ++t) u.v.c[t] = compress<P::du>(u.v.c[t]);
-      byte_encode<P::du>(u.v.c, c + 32 * P::du * i);
+      ops.compress_encode(P::du, u.v.c, c + 32 * P::du * i);
     }
     // μ = Decompress_1(ByteDecode_1(m))
-    byte_decode_raw<1>(m, mu.v.c);
-    for (int t = 0; t < kN; ++t) mu.v.c[t] = decompress<1>(mu.v.c[t]);
+    ops.decode_decompress(1, m, mu.v.c);
     // v = NTT^-1(t̂ᵀ ∘ ŷ) + e2 + μ ; c2 = ByteEncode_dv(Compress_dv(v))
     {
       Wiped<NttPoly> acc;
@@ -291,8 +292,7 @@ struct Scheme {
     }
     poly_add(v.v, e.v[k]);
     poly_add(v.v, mu.v);
-    for (int t = 0; t < kN; ++t) v.v.c[t] = compress<P::dv>(v.v.c[t]);
-    byte_encode<P::dv>(v.v.c, c + kC1);
+    ops.compress_encode(P::dv, v.v.c, c + kC1);
   }
 
   // FIPS 203, Algorithm 15: K-PKE.Decrypt(dk_PKE, c) → m (32 bytes), with ŝ decoded.
@@ -301,8 +301,7 @@ struct Scheme {
     NttPoly u_hat[k];
     for (int i = 0; i < k; ++i) {
       // u' = Decompress_du(ByteDecode_du(c1)), then NTT
-      byte_decode_raw<P::du>(c + 32 * P::du * i, u_hat[i].c);
-      for (int t = 0; t < kN; ++t) u_hat[i].c[t] = decompress<P::du>(u_hat[i].c[t]);
+      ops.decode_decompress(P::du, c + 32 * P::du * i, u_hat[i].c);
       ops.ntt(u_hat[i].c);
     }
     Wiped<NttPoly> acc;
@@ -310,25 +309,24 @@ struct Scheme {
     ops.ntt_inverse(acc.v.c);
     Wiped<Poly> v, w;
     std::memcpy(w.v.c, acc.v.c, sizeof w.v.c);
-    byte_decode_raw<P::dv>(c + kC1, v.v.c);  // v' = Decompress_dv(ByteDecode_dv(c2))
-    for (int t = 0; t < kN; ++t) v.v.c[t] = decompress<P::dv>(v.v.c[t]);
-    poly_sub(v.v, w.v);  // w = v' − NTT^-1(ŝᵀ ∘ NTT(u'))
-    for (int t = 0; t < kN; ++t) v.v.c[t] = compress<1>(v.v.c[t]);
-    byte_encode<1>(v.v.c, m);
+    ops.decode_decompress(P::dv, c + kC1, v.v.c);  // v' = Decompress_dv(ByteDecode_dv(c2))
+    poly_sub(v.v, w.v);                             // w = v' − NTT^-1(ŝᵀ ∘ NTT(u'))
+    ops.compress_encode(1, v.v.c, m);               // m = ByteEncode_1(Compress_1(w))
   }
 
   // ek (already modulus-checked) → t̂, Â; H(ek) is computed unless given.
   static void expand_ek(byte_span ek, EkState& st, const std::uint8_t* hek) noexcept {
     st.ek.assign(ek.begin(), ek.end());
-    for (int i = 0; i < k; ++i) byte_decode<12>(ek.data() + 384 * i, st.t_hat[i].c);
-    expand_matrix<k>(poly_ops(), st.a, ek.data() + 384 * k);
+    const PolyOps& ops = poly_ops();
+    for (int i = 0; i < k; ++i) ops.decode_decompress(12, ek.data() + 384 * i, st.t_hat[i].c);
+    expand_matrix<k>(ops, st.a, ek.data() + 384 * k);
     if (hek) std::memcpy(st.hek, hek, 32);
     else H(st.hek, ek);
   }
   // Expanded dk (hash-checked) → ŝ, z and the public state (H(ek) taken from dk).
   static void expand_dk(byte_span dk, DkState& st) noexcept {
     st.dk = SecretBytes(dk);
-    for (int i = 0; i < k; ++i) byte_decode<12>(dk.data() + 384 * i, st.s_hat[i].c);
+    for (int i = 0; i < k; ++i) poly_ops().decode_decompress(12, dk.data() + 384 * i, st.s_hat[i].c);
     std::memcpy(st.z, dk.data() + kDkPke + kEk + 32, 32);
     expand_ek(dk.subspan(kDkPke, kEk), st.pub, dk.data() + kDkPke + kEk);
   }

@@ -244,6 +244,14 @@ struct PolyOps {
   /// FIPS 203, Algorithm 7 (the parsing loop): appends to out[count..256) the candidates
   /// d < q read from buf (len bytes, a multiple of 3); returns the new count. buf is public (ρ).
   int (*sample_ntt_parse)(std::uint16_t out[kN], int count, const std::uint8_t* buf, std::size_t len) noexcept;
+  /// FIPS 203, Algorithm 8: SamplePolyCBD_η(B), η ∈ {2, 3}, B of 64η bytes.
+  void (*sample_poly_cbd)(int eta, const std::uint8_t* b, std::uint16_t c[kN]) noexcept;
+  /// FIPS 203, Algorithm 5 after Compress_d (§4.2.1): ByteEncode_d(Compress_d(c)), d ∈ {1, 4, 5, 10,
+  /// 11}; d = 12 is ByteEncode_12(c) without compression. Writes 32d bytes.
+  void (*compress_encode)(int d, const std::uint16_t c[kN], std::uint8_t* out) noexcept;
+  /// FIPS 203, Algorithm 6 then Decompress_d: Decompress_d(ByteDecode_d(B)), d ∈ {1, 4, 5, 10, 11};
+  /// d = 12 is ByteDecode_12(B) reduced mod q. Reads 32d bytes.
+  void (*decode_decompress)(int d, const std::uint8_t* in, std::uint16_t c[kN]) noexcept;
 };
 /// The backend for this CPU (AVX2 unless PQSIG_PORTABLE or cpu::force_portable), else scalar.
 const PolyOps& poly_ops() noexcept;

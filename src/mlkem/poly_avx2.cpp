@@ -8,6 +8,8 @@
 #include "common/cpu.hpp"
 #include "mlkem/poly.hpp"
 
+#include <type_traits>
+
 #if !defined(PQSIG_PORTABLE) && (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 #define PQSIG_MLKEM_AVX2 1
 #include <immintrin.h>
@@ -80,9 +82,9 @@ constexpr Tables make_tables() {
 }
 alignas(32) constexpr Tables kT = make_tables();
 
-PQSIG_AVX2 inline __m256i load(const void* p) { return _mm256_load_si256(static_cast<const __m256i*>(p)); }
+PQSIG_AVX2 inline __m256i load(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 PQSIG_AVX2 inline __m256i loadu(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
-PQSIG_AVX2 inline void store(void* p, __m256i v) { _mm256_store_si256(static_cast<__m256i*>(p), v); }
+PQSIG_AVX2 inline void store(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
 PQSIG_AVX2 inline void storeu(void* p, __m256i v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
 
 // a·z mod q for z given in Montgomery form (zm = z·2^16 mod q, zq = zm·q^-1 mod 2^16):
@@ -291,7 +293,164 @@ PQSIG_AVX2 int sample_ntt_parse_avx2(std::uint16_t out[kN], int count, const std
   return count;
 }
 
-constexpr PolyOps kAvx2{"avx2", &ntt_avx2, &ntt_inverse_avx2, &multiply_ntts_sum_avx2, &sample_ntt_parse_avx2};
+// FIPS 203, Algorithm 8: SamplePolyCBD_2(B) (AVX2): 32 bytes → 64 coefficients. In every nibble
+// x = b0 + b1 and y = b2 + b3 are counted with masks, x − y + 3 ∈ [1, 5] is formed without borrow,
+// and the result is mapped to [0, q) with a masked addition.
+PQSIG_AVX2 void cbd2_avx2(const std::uint8_t* b, std::uint16_t c[kN]) noexcept {
+  const __m256i m55 = _mm256_set1_epi8(0x55), m33 = _mm256_set1_epi8(0x33), m0f = _mm256_set1_epi8(0x0F);
+  const __m256i three = _mm256_set1_epi16(3), q = _mm256_set1_epi16(kQi);
+  for (int i = 0; i < 4; ++i) {
+    __m256i f = loadu(b + 32 * i);
+    f = _mm256_add_epi8(_mm256_and_si256(f, m55), _mm256_and_si256(_mm256_srli_epi16(f, 1), m55));
+    const __m256i x = _mm256_and_si256(f, m33), y = _mm256_and_si256(_mm256_srli_epi16(f, 2), m33);
+    const __m256i v = _mm256_sub_epi8(_mm256_add_epi8(x, m33), y);  // per nibble x − y + 3
+    const __m256i lo = _mm256_and_si256(v, m0f), hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m0f);
+    const __m256i t0 = _mm256_unpacklo_epi8(lo, hi), t1 = _mm256_unpackhi_epi8(lo, hi);
+    __m256i w[4] = {_mm256_cvtepu8_epi16(_mm256_castsi256_si128(t0)), _mm256_cvtepu8_epi16(_mm256_castsi256_si128(t1)),
+                    _mm256_cvtepu8_epi16(_mm256_extracti128_si256(t0, 1)),
+                    _mm256_cvtepu8_epi16(_mm256_extracti128_si256(t1, 1))};
+    for (int k = 0; k < 4; ++k) {
+      __m256i r = _mm256_sub_epi16(w[k], three);
+      r = _mm256_add_epi16(r, _mm256_and_si256(q, _mm256_srai_epi16(r, 15)));
+      storeu(c + 64 * i + 16 * k, r);
+    }
+  }
+}
+
+// x − y + 3 ∈ [0, 6] for coefficient K of each 32-bit lane of 3-bit counts d.
+template <int K>
+PQSIG_AVX2 inline __m256i cbd3_coef(__m256i d) {
+  const __m256i m7 = _mm256_set1_epi32(7);
+  const __m256i xx = _mm256_and_si256(_mm256_srli_epi32(d, 6 * K), m7);
+  const __m256i yy = _mm256_and_si256(_mm256_srli_epi32(d, 6 * K + 3), m7);
+  return _mm256_sub_epi32(_mm256_add_epi32(xx, _mm256_set1_epi32(3)), yy);
+}
+
+// FIPS 203, Algorithm 8: SamplePolyCBD_3(B) (AVX2): 24 bytes → 32 coefficients, three bytes per
+// 32-bit lane; every 3-bit group is counted with masks, then x − y + 3 ∈ [0, 6] per coefficient.
+PQSIG_AVX2 void cbd3_avx2(const std::uint8_t* b, std::uint16_t c[kN]) noexcept {
+  const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,  //
+                                          0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+  const __m256i m249 = _mm256_set1_epi32(0x249249);
+  const __m256i three = _mm256_set1_epi16(3), q = _mm256_set1_epi16(kQi);
+  for (int i = 0; i < 8; ++i) {
+    const std::uint8_t* p = b + 24 * i;
+    const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));                   // bytes 0..15
+    const __m128i hi = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p + 16));              // bytes 16..23
+    const __m256i v = _mm256_shuffle_epi8(_mm256_set_m128i(_mm_alignr_epi8(hi, lo, 12), lo), spread);
+    const __m256i d = _mm256_add_epi32(
+        _mm256_add_epi32(_mm256_and_si256(v, m249), _mm256_and_si256(_mm256_srli_epi32(v, 1), m249)),
+        _mm256_and_si256(_mm256_srli_epi32(v, 2), m249));
+    const __m256i p01 = _mm256_or_si256(cbd3_coef<0>(d), _mm256_slli_epi32(cbd3_coef<1>(d), 16));
+    const __m256i p23 = _mm256_or_si256(cbd3_coef<2>(d), _mm256_slli_epi32(cbd3_coef<3>(d), 16));
+    const __m256i A = _mm256_unpacklo_epi32(p01, p23), B = _mm256_unpackhi_epi32(p01, p23);
+    __m256i o0 = _mm256_permute2x128_si256(A, B, 0x20), o1 = _mm256_permute2x128_si256(A, B, 0x31);
+    o0 = _mm256_sub_epi16(o0, three);
+    o1 = _mm256_sub_epi16(o1, three);
+    o0 = _mm256_add_epi16(o0, _mm256_and_si256(q, _mm256_srai_epi16(o0, 15)));
+    o1 = _mm256_add_epi16(o1, _mm256_and_si256(q, _mm256_srai_epi16(o1, 15)));
+    storeu(c + 32 * i, o0);
+    storeu(c + 32 * i + 16, o1);
+  }
+}
+
+PQSIG_AVX2 void sample_poly_cbd_avx2(int eta, const std::uint8_t* b, std::uint16_t c[kN]) noexcept {
+  if (eta == 3) cbd3_avx2(b, c);  // η is a public parameter
+  else cbd2_avx2(b, c);
+}
+
+// ByteEncode_d / ByteDecode_d (FIPS 203 Algorithms 5, 6) a group of G coefficients (G·d bits, a
+// whole number of bytes) at a time.
+__extension__ typedef unsigned __int128 u128;
+template <int D>
+constexpr int kGroup = D == 10 ? 4 : (D == 12 || D == 4) ? 2 : 8;
+template <int D>
+using Acc = std::conditional_t<(kGroup<D> * D > 64), u128, std::uint64_t>;
+
+template <int D>
+PQSIG_AVX2 inline void pack(const std::uint16_t* t, std::uint8_t* out) {
+  constexpr int G = kGroup<D>, B = G * D / 8;
+  for (int i = 0; i < kN; i += G, out += B) {
+    Acc<D> a = 0;
+    for (int j = 0; j < G; ++j) a |= static_cast<Acc<D>>(t[i + j]) << (D * j);
+    for (int k = 0; k < B; ++k) out[k] = static_cast<std::uint8_t>(a >> (8 * k));
+  }
+}
+template <int D>
+PQSIG_AVX2 inline void unpack(const std::uint8_t* in, std::uint16_t* t) {
+  constexpr int G = kGroup<D>, B = G * D / 8;
+  for (int i = 0; i < kN; i += G, in += B) {
+    Acc<D> a = 0;
+    for (int k = 0; k < B; ++k) a |= static_cast<Acc<D>>(in[k]) << (8 * k);
+    for (int j = 0; j < G; ++j) t[i + j] = static_cast<std::uint16_t>((a >> (D * j)) & ((1u << D) - 1));
+  }
+}
+
+// Compress_d (§4.2.1) of sixteen values in [0, q): ⌊(x·2^d + ⌊q/2⌋)/q⌋ mod 2^d, in 32-bit lanes.
+// The quotient estimate (y·315) >> 20 (315 = ⌈2^20/q⌉, y < 2^23) is ⌊y/q⌋ or one more, fixed by
+// one masked decrement when y − estimate·q < 0. No division (KyberSlash).
+template <int D>
+PQSIG_AVX2 inline __m256i compress32(__m256i x) {
+  const __m256i y = _mm256_add_epi32(_mm256_slli_epi32(x, D), _mm256_set1_epi32(kQ / 2));
+  __m256i e = _mm256_srli_epi32(_mm256_mullo_epi32(y, _mm256_set1_epi32(315)), 20);
+  const __m256i r = _mm256_sub_epi32(y, _mm256_mullo_epi32(e, _mm256_set1_epi32(kQi)));
+  e = _mm256_add_epi32(e, _mm256_srai_epi32(r, 31));
+  return _mm256_and_si256(e, _mm256_set1_epi32((1 << D) - 1));
+}
+template <int D>
+PQSIG_AVX2 void compress_encode_d(const std::uint16_t c[kN], std::uint8_t* out) {
+  alignas(32) std::uint16_t t[kN];
+  for (int i = 0; i < kN; i += 16) {
+    const __m256i x = load(c + i);
+    const __m256i lo = compress32<D>(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(x)));
+    const __m256i hi = compress32<D>(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(x, 1)));
+    store(t + i, _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8));
+  }
+  pack<D>(t, out);
+}
+PQSIG_AVX2 void compress_encode_avx2(int d, const std::uint16_t c[kN], std::uint8_t* out) noexcept {
+  switch (d) {  // d is a public parameter
+    case 1: return compress_encode_d<1>(c, out);
+    case 4: return compress_encode_d<4>(c, out);
+    case 5: return compress_encode_d<5>(c, out);
+    case 10: return compress_encode_d<10>(c, out);
+    case 11: return compress_encode_d<11>(c, out);
+    default: return pack<12>(c, out);
+  }
+}
+
+// Decompress_d (§4.2.1): ⌊(y·q + 2^(d−1)) / 2^d⌋ = vpmulhrsw(y·2^(15−d), q), exact.
+template <int D>
+PQSIG_AVX2 void decode_decompress_d(const std::uint8_t* in, std::uint16_t c[kN]) {
+  unpack<D>(in, c);
+  const __m256i q = _mm256_set1_epi16(kQi);
+  for (int i = 0; i < kN; i += 16) store(c + i, _mm256_mulhrs_epi16(_mm256_slli_epi16(load(c + i), 15 - D), q));
+}
+PQSIG_AVX2 void decode_decompress_avx2(int d, const std::uint8_t* in, std::uint16_t c[kN]) noexcept {
+  switch (d) {  // d is a public parameter
+    case 1: return decode_decompress_d<1>(in, c);
+    case 4: return decode_decompress_d<4>(in, c);
+    case 5: return decode_decompress_d<5>(in, c);
+    case 10: return decode_decompress_d<10>(in, c);
+    case 11: return decode_decompress_d<11>(in, c);
+    default: break;
+  }
+  unpack<12>(in, c);  // ByteDecode_12, then mod q (a 12-bit value is < 2q)
+  const __m256i q = _mm256_set1_epi16(kQi);
+  for (int i = 0; i < kN; i += 16) {
+    __m256i v = _mm256_sub_epi16(load(c + i), q);
+    store(c + i, _mm256_add_epi16(v, _mm256_and_si256(q, _mm256_srai_epi16(v, 15))));
+  }
+}
+
+constexpr PolyOps kAvx2{"avx2",
+                        &ntt_avx2,
+                        &ntt_inverse_avx2,
+                        &multiply_ntts_sum_avx2,
+                        &sample_ntt_parse_avx2,
+                        &sample_poly_cbd_avx2,
+                        &compress_encode_avx2,
+                        &decode_decompress_avx2};
 
 }  // namespace
 
