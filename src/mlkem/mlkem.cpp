@@ -401,7 +401,7 @@ Result<KeyPair> do_keygen(byte_span d, byte_span z) {
   KeyPair kp;
   kp.ek.resize(S::kEk);
   kp.dk = SecretBytes(S::kDk);
-  auto st = std::make_unique<DkState>();
+  auto st = std::unique_ptr<DkState>(new DkState);
   S::keygen_internal(d.data(), z.data(), kp.ek.data(), kp.dk.data(), *st);
   return kp;
 }
@@ -478,7 +478,7 @@ Result<SecretBytes> do_decaps(byte_span dk, byte_span c, bool check_hash) {
   CT_DECLASSIFY(dk.data() + S::kDkPke, S::kEk + 32);
   if (check_hash && !S::dk_hash_ok(dk.data()))
     return Error{Errc::key_check_failed, "ML-KEM decapsulation key fails the FIPS 203 §7.3 hash check"};
-  auto st = std::make_unique<DkState>();
+  auto st = std::unique_ptr<DkState>(new DkState);
   S::expand_dk(dk, *st);
   return decaps_with<P>(*st, c);
 }
@@ -573,7 +573,7 @@ Result<EncapsKey> EncapsKey::from_bytes(ParameterSet ps, byte_span ek) {
   return dispatch(ps, [&](auto p) -> Result<EncapsKey> {
     using P = decltype(p);
     if (auto ok = do_check_ek<P>(ek); !ok) return ok.error();
-    auto st = std::make_unique<State>();
+    auto st = std::unique_ptr<State>(new State);  // default-initialized: no 13 KB memset
     st->ps = ps;
     Scheme<P>::expand_ek(ek, *st, nullptr);
     return EncapsKey(std::move(st));
@@ -604,7 +604,7 @@ Result<DecapsKey> DecapsKey::from_seed(ParameterSet ps, byte_span seed) {
     return Error{Errc::invalid_length, "ML-KEM seed (d ‖ z) must be 64 bytes, got " + std::to_string(seed.size())};
   return dispatch(ps, [&](auto p) -> Result<DecapsKey> {
     using S = Scheme<decltype(p)>;
-    auto st = std::make_unique<State>();
+    auto st = std::unique_ptr<State>(new State);  // default-initialized: no 13 KB memset
     st->pub.ps = ps;
     st->dk = SecretBytes(S::kDk);
     std::uint8_t ek[S::kEk];
@@ -620,7 +620,7 @@ Result<DecapsKey> DecapsKey::from_expanded(ParameterSet ps, byte_span dk) {
     if (auto ok = do_check_dk<P>(dk); !ok) return ok.error();
     // The embedded ek and H(ek) are public (ek is the public key, H(ek) a hash of it).
     CT_DECLASSIFY(dk.data() + S::kDkPke, S::kEk + 32);
-    auto st = std::make_unique<State>();
+    auto st = std::unique_ptr<State>(new State);  // default-initialized: no 13 KB memset
     st->pub.ps = ps;
     S::expand_dk(dk, *st);
     return DecapsKey(std::move(st));
