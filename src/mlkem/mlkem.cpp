@@ -193,24 +193,31 @@ struct Scheme {
                 P::dv == P::pub.dv);
   static_assert(k <= kMaxK);
 
-  // Samples `count` polynomials s[0..count) = SamplePolyCBD_η(PRF_η(σ, N0 + i)) and, when
-  // `to_ntt`, applies NTT — four PRF calls per SHAKE256×4 run (FIPS 203 Algorithm 13 lines
-  // 8–15, Algorithm 14 lines 9–17).
-  template <int Eta>
-  static void sample_cbd_n(const PolyOps& ops, const std::uint8_t sigma[32], std::uint8_t n0, int count,
-                           std::uint16_t* const* s) noexcept {
-    constexpr std::size_t blocks = (64 * Eta + hash::kShake256Rate - 1) / hash::kShake256Rate;
+  // s[i] = SamplePolyCBD_η(PRF_η(σ, i)) for i < count, with η = η_a for i < n_a and η_b after
+  // (FIPS 203 Algorithm 13 lines 9–16, Algorithm 14 lines 9–17): four PRF calls per SHAKE256×4
+  // run, each run squeezing as many blocks as its largest η needs (a longer squeeze has the same
+  // prefix); a lone last call uses the single-state SHAKE256.
+  static void sample_cbd(const PolyOps& ops, const std::uint8_t sigma[32], int count, int n_a, int eta_a, int eta_b,
+                         std::uint16_t* const* s) noexcept {
     Wiped<PrfBuf[4]> prf;
     for (int base = 0; base < count; base += 4) {
       const int n = count - base < 4 ? count - base : 4;
       std::uint8_t N[4];
-      for (int t = 0; t < n; ++t) N[t] = static_cast<std::uint8_t>(n0 + base + t);
+      int eta[4];
+      std::size_t blocks = 1;
+      for (int t = 0; t < n; ++t) {
+        N[t] = static_cast<std::uint8_t>(base + t);
+        eta[t] = base + t < n_a ? eta_a : eta_b;
+        const std::size_t b = (64 * static_cast<std::size_t>(eta[t]) + hash::kShake256Rate - 1) / hash::kShake256Rate;
+        if (b > blocks) blocks = b;
+      }
       if (n == 1) {
-        PRF<Eta>(prf.v[0], sigma, N[0]);
+        if (eta[0] == 3) PRF<3>(prf.v[0], sigma, N[0]);
+        else PRF<2>(prf.v[0], sigma, N[0]);
       } else {
         PRF_x4(prf.v, sigma, N, n, blocks);
       }
-      for (int t = 0; t < n; ++t) ops.sample_poly_cbd(Eta, prf.v[t], s[base + t]);
+      for (int t = 0; t < n; ++t) ops.sample_poly_cbd(eta[t], prf.v[t], s[base + t]);
     }
   }
 
@@ -232,7 +239,7 @@ struct Scheme {
     {
       std::uint16_t* outs[2 * k];
       for (int i = 0; i < 2 * k; ++i) outs[i] = se.v[i].c;
-      sample_cbd_n<P::eta1>(ops, sigma, 0, 2 * k, outs);
+      sample_cbd(ops, sigma, 2 * k, 2 * k, P::eta1, P::eta1, outs);
     }
     for (int i = 0; i < 2 * k; ++i) ops.ntt(se.v[i].c);
     const NttPoly* s_hat = se.v;
@@ -263,12 +270,7 @@ struct Scheme {
       std::uint16_t* outs[2 * k + 1];
       for (int i = 0; i < k; ++i) outs[i] = y.v[i].c;
       for (int i = 0; i <= k; ++i) outs[k + i] = e.v[i].c;
-      if constexpr (P::eta1 == P::eta2) {
-        sample_cbd_n<P::eta1>(ops, r, 0, 2 * k + 1, outs);
-      } else {
-        sample_cbd_n<P::eta1>(ops, r, 0, k, outs);
-        sample_cbd_n<P::eta2>(ops, r, static_cast<std::uint8_t>(k), k + 1, outs + k);
-      }
+      sample_cbd(ops, r, 2 * k + 1, k, P::eta1, P::eta2, outs);  // y: η1; e1, e2: η2
     }
     for (int i = 0; i < k; ++i) ops.ntt(y.v[i].c);
     const NttPoly* y_hat = y.v;
