@@ -82,10 +82,29 @@ inline void PRF_x4(PrfBuf* out, const std::uint8_t s[32], const std::uint8_t* N,
 // incrementally, one 168-byte block after another, until all 256 coefficients are accepted;
 // there is no fixed cut-off. ρ is public, so rejection branches are fine.
 // idx[n] = (j, i), the two bytes appended to ρ; outs[n] receives the Â entry. n ≤ 4.
+constexpr std::size_t kSampleNttFirst = 3;  // 504 bytes = 336 candidates; ~99% of samples finish here
+
+// FIPS 203, Algorithm 7: SampleNTT(ρ ‖ j ‖ i) with the single-state SHAKE128 (a lone entry: one
+// lane of the four-way permutation would cost more than the single one).
+void sample_ntt_1(const PolyOps& ops, const std::uint8_t rho[32], const std::uint8_t idx[2], NttPoly& out) noexcept {
+  constexpr std::size_t kRate = hash::kShake128Rate;
+  hash::Shake128 xof;
+  xof.absorb(rho, 32);
+  xof.absorb(idx, 2);
+  alignas(32) std::uint8_t buf[kSampleNttFirst * kRate];
+  xof.squeeze(buf, sizeof buf);  // squeeze(), not squeeze_blocks(): no permutation ahead of need
+  int count = ops.sample_ntt_parse(out.c, 0, buf, sizeof buf);
+  while (count < kN) {
+    xof.squeeze(buf, kRate);
+    count = ops.sample_ntt_parse(out.c, count, buf, kRate);
+  }
+}
+
 void sample_ntt_x4(const PolyOps& ops, const std::uint8_t rho[32], const std::uint8_t idx[][2], NttPoly* const outs[],
                    int n) noexcept {
+  if (n == 1) return sample_ntt_1(ops, rho, idx[0], *outs[0]);
   constexpr std::size_t kRate = hash::kShake128Rate;
-  constexpr std::size_t kFirst = 3;  // 504 bytes = 336 candidates; ~99% of samples finish here
+  constexpr std::size_t kFirst = kSampleNttFirst;
   std::uint8_t in[4][34];
   const std::uint8_t* inp[4];
   NttPoly dummy;
