@@ -12,7 +12,8 @@
 //   verify (prepared) = verify on a VerifyingKey prepared once;
 //   ML-KEM keygen = KemPrivateKey::generate; encaps = KemPublicKey::encaps (prepared key);
 //   decaps = KemPrivateKey::decaps.
-// liboqs: OQS_SIG_keypair / OQS_SIG_sign / OQS_SIG_verify, OQS_KEM_keypair / encaps / decaps.
+// liboqs: OQS_SIG_keypair / OQS_SIG_sign / OQS_SIG_verify, OQS_KEM_keypair / encaps / decaps, into
+// buffers allocated once (pqsig's calls allocate their results, so the ratios lean towards liboqs).
 // liboqs is linked into this harness only, never into the library (bench/compare/CMakeLists.txt).
 //
 // Usage: pqsig_vs_liboqs [--rounds 3] [--budget-ms 150] [--message-size N] [--suites a,b,...]
@@ -86,6 +87,7 @@ struct SigPair {
   OQS_SIG* oqs = nullptr;
   bytes opk, osk;
   std::vector<bytes> osigs;
+  bytes kpk, ksk, ksig;  // liboqs output buffers, allocated once (liboqs timed without allocations)
   std::size_t i_sign = 0, i_ver = 0, o_sign = 0, o_ver = 0;
   ~SigPair() {
     if (oqs) OQS_SIG_free(oqs);
@@ -110,6 +112,9 @@ void prepare_sig(SigPair& P, const SuiteInfo& s, const char* oqs_name, std::size
   if (!P.oqs) die(std::string("liboqs has no ") + oqs_name);
   P.opk.resize(P.oqs->length_public_key);
   P.osk.resize(P.oqs->length_secret_key);
+  P.kpk.resize(P.oqs->length_public_key);
+  P.ksk.resize(P.oqs->length_secret_key);
+  P.ksig.resize(P.oqs->length_signature);
   if (OQS_SIG_keypair(P.oqs, P.opk.data(), P.osk.data()) != OQS_SUCCESS) die("OQS_SIG_keypair");
   for (const auto& m : P.msgs) {
     bytes sg(P.oqs->length_signature);
@@ -141,16 +146,14 @@ void prepare_sig(SigPair& P, const SuiteInfo& s, const char* oqs_name, std::size
                       return S->vk->verify(S->msgs[i], S->psigs[i]);
                     }});
   os.ops.push_back({"keygen", [S]() -> Status {
-                      bytes pk(S->oqs->length_public_key), sk(S->oqs->length_secret_key);
-                      if (OQS_SIG_keypair(S->oqs, pk.data(), sk.data()) != OQS_SUCCESS)
+                      if (OQS_SIG_keypair(S->oqs, S->kpk.data(), S->ksk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_SIG_keypair"};
                       return {};
                     }});
   os.ops.push_back({"sign", [S]() -> Status {
                       const auto& m = S->msgs[S->o_sign++ % S->msgs.size()];
-                      bytes sg(S->oqs->length_signature);
-                      std::size_t n = sg.size();
-                      if (OQS_SIG_sign(S->oqs, sg.data(), &n, m.data(), m.size(), S->osk.data()) != OQS_SUCCESS)
+                      std::size_t n = S->ksig.size();
+                      if (OQS_SIG_sign(S->oqs, S->ksig.data(), &n, m.data(), m.size(), S->osk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_SIG_sign"};
                       return {};
                     }});
@@ -175,6 +178,7 @@ struct KemPair {
   OQS_KEM* oqs = nullptr;
   bytes opk, osk;
   std::vector<bytes> octs;
+  bytes kpk, ksk, kct, kss;  // liboqs output buffers, allocated once
   std::size_t i_dec = 0, o_dec = 0;
   ~KemPair() {
     if (oqs) OQS_KEM_free(oqs);
@@ -194,6 +198,10 @@ void prepare_kem(KemPair& P, const SuiteInfo& s, const char* oqs_name, Side& ps,
   P.opk.resize(P.oqs->length_public_key);
   P.osk.resize(P.oqs->length_secret_key);
   if (OQS_KEM_keypair(P.oqs, P.opk.data(), P.osk.data()) != OQS_SUCCESS) die("OQS_KEM_keypair");
+  P.kpk.resize(P.oqs->length_public_key);
+  P.ksk.resize(P.oqs->length_secret_key);
+  P.kct.resize(P.oqs->length_ciphertext);
+  P.kss.resize(P.oqs->length_shared_secret);
   for (int i = 0; i < 256; ++i) {
     auto x = P.ek->encaps();
     if (!x) die(x.error().what());
@@ -223,20 +231,17 @@ void prepare_kem(KemPair& P, const SuiteInfo& s, const char* oqs_name, Side& ps,
                       return {};
                     }});
   os.ops.push_back({"keygen", [S]() -> Status {
-                      bytes pk(S->oqs->length_public_key), sk(S->oqs->length_secret_key);
-                      if (OQS_KEM_keypair(S->oqs, pk.data(), sk.data()) != OQS_SUCCESS)
+                      if (OQS_KEM_keypair(S->oqs, S->kpk.data(), S->ksk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_KEM_keypair"};
                       return {};
                     }});
   os.ops.push_back({"encaps", [S]() -> Status {
-                      bytes ct(S->oqs->length_ciphertext), ss(S->oqs->length_shared_secret);
-                      if (OQS_KEM_encaps(S->oqs, ct.data(), ss.data(), S->opk.data()) != OQS_SUCCESS)
+                      if (OQS_KEM_encaps(S->oqs, S->kct.data(), S->kss.data(), S->opk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_KEM_encaps"};
                       return {};
                     }});
   os.ops.push_back({"decaps", [S]() -> Status {
-                      bytes ss(S->oqs->length_shared_secret);
-                      if (OQS_KEM_decaps(S->oqs, ss.data(), S->octs[S->o_dec++ % S->octs.size()].data(),
+                      if (OQS_KEM_decaps(S->oqs, S->kss.data(), S->octs[S->o_dec++ % S->octs.size()].data(),
                                          S->osk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_KEM_decaps"};
                       return {};
