@@ -78,10 +78,6 @@ inline void PRF_x4(PrfBuf* out, const std::uint8_t s[32], const std::uint8_t* N,
 }
 
 // ---------------------------------------------------------------- SampleNTT (4-way)
-// FIPS 203, Algorithm 7: SampleNTT(B) for up to four seeds ρ‖j‖i at once. The XOF is read
-// incrementally, one 168-byte block after another, until all 256 coefficients are accepted;
-// there is no fixed cut-off. ρ is public, so rejection branches are fine.
-// idx[n] = (j, i), the two bytes appended to ρ; outs[n] receives the Â entry. n ≤ 4.
 constexpr std::size_t kSampleNttFirst = 3;  // 504 bytes = 336 candidates; ~99% of samples finish here
 
 // FIPS 203, Algorithm 7: SampleNTT(ρ ‖ j ‖ i) with the single-state SHAKE128 (a lone entry: one
@@ -100,6 +96,10 @@ void sample_ntt_1(const PolyOps& ops, const std::uint8_t rho[32], const std::uin
   }
 }
 
+// FIPS 203, Algorithm 7: SampleNTT(B) for up to four seeds ρ‖j‖i at once. The XOF is read
+// incrementally, one 168-byte block after another, until all 256 coefficients are accepted;
+// there is no fixed cut-off. ρ is public, so rejection branches are fine.
+// idx[n] = (j, i), the two bytes appended to ρ; outs[n] receives the Â entry. n ≤ 4.
 void sample_ntt_x4(const PolyOps& ops, const std::uint8_t rho[32], const std::uint8_t idx[][2], NttPoly* const outs[],
                    int n) noexcept {
   if (n == 1) return sample_ntt_1(ops, rho, idx[0], *outs[0]);
