@@ -6,6 +6,7 @@
 #
 #   LIBOQS_DIR=/path/to/liboqs/lib/cmake/liboqs bash bench/compare/liboqs.sh
 #   ROUNDS=3 BUDGET=150 SUITES=ml-kem-768 OUT=/tmp/x bash bench/compare/liboqs.sh
+#   BUILD=build NO_BUILD=1 bash bench/compare/liboqs.sh   # an already built harness
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
@@ -18,9 +19,11 @@ if [ ! -f "$LIBOQS_DIR/liboqsConfig.cmake" ]; then
   echo "liboqs not found at $LIBOQS_DIR (set LIBOQS_DIR to <prefix>/lib/cmake/liboqs)" >&2
   exit 2
 fi
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPQSIG_BUILD_TESTS=OFF -DPQSIG_BUILD_BENCH=OFF \
-  -DPQSIG_BUILD_TOOLS=OFF -Dliboqs_DIR="$LIBOQS_DIR" >/dev/null
-cmake --build "$BUILD" -j2 --target pqsig_vs_liboqs >/dev/null
+if [ -z "${NO_BUILD:-}" ]; then  # NO_BUILD=1: use $BUILD/bench/compare/pqsig_vs_liboqs as it is
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPQSIG_BUILD_TESTS=OFF -DPQSIG_BUILD_BENCH=OFF \
+    -DPQSIG_BUILD_TOOLS=OFF -Dliboqs_DIR="$LIBOQS_DIR" >/dev/null
+  cmake --build "$BUILD" -j2 --target pqsig_vs_liboqs >/dev/null
+fi
 
 machine="$(uname -m)-$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //; s/([^)]*)//g; s/[Pp]rocessor//; s/CPU//; s/@.*//' |
   tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$//')-$(nproc)c"
