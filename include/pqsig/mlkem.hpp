@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 
 #include "pqsig/common.hpp"
 
@@ -72,5 +73,53 @@ Result<SecretBytes> decaps(ParameterSet ps, byte_span dk, byte_span c);
 /// Decapsulation without repeating the §7.3 hash check (the caller has checked dk once, e.g.
 /// when it was imported or derived from a seed). Lengths are still checked.
 Result<SecretBytes> decaps_checked_key(ParameterSet ps, byte_span dk, byte_span c);
+
+/// An encapsulation key checked once (FIPS 203 §7.2) and expanded once: ByteDecode_12 of t̂,
+/// the matrix Â (SampleNTT, Algorithm 13 lines 3–7) and H(ek) are kept, so each Encaps only
+/// samples, multiplies and encodes. Move-only.
+class EncapsKey {
+ public:
+  /// Length and modulus check, then the expansion.
+  [[nodiscard]] static Result<EncapsKey> from_bytes(ParameterSet ps, byte_span ek);
+  EncapsKey(EncapsKey&&) noexcept;
+  EncapsKey& operator=(EncapsKey&&) noexcept;
+  ~EncapsKey();
+  ParameterSet parameter_set() const noexcept;
+  byte_span bytes() const noexcept;  ///< the encoded ek
+  /// FIPS 203, Algorithm 20: ML-KEM.Encaps(ek), m from the OS random source.
+  [[nodiscard]] Result<Encapsulated> encaps() const;
+  /// FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m), m of 32 bytes.
+  [[nodiscard]] Result<Encapsulated> encaps_internal(byte_span m) const;
+  struct State;
+
+ private:
+  explicit EncapsKey(std::unique_ptr<State> s) noexcept;
+  std::unique_ptr<State> st_;
+  friend class DecapsKey;
+};
+
+/// A decapsulation key with ŝ decoded and its public half expanded as in EncapsKey; secret
+/// state is wiped on destruction. Move-only.
+class DecapsKey {
+ public:
+  /// FIPS 203, Algorithm 16 from the 64-byte seed d ‖ z: the key pair is generated once and
+  /// the matrix Â computed for it is kept.
+  [[nodiscard]] static Result<DecapsKey> from_seed(ParameterSet ps, byte_span seed);
+  /// From the expanded dk (length and §7.3 hash check).
+  [[nodiscard]] static Result<DecapsKey> from_expanded(ParameterSet ps, byte_span dk);
+  DecapsKey(DecapsKey&&) noexcept;
+  DecapsKey& operator=(DecapsKey&&) noexcept;
+  ~DecapsKey();
+  ParameterSet parameter_set() const noexcept;
+  byte_span encaps_key() const noexcept;  ///< ek
+  byte_span expanded() const noexcept;    ///< dk (secret)
+  /// FIPS 203, Algorithm 21: ML-KEM.Decaps(dk, c) (ciphertext length checked).
+  [[nodiscard]] Result<SecretBytes> decaps(byte_span c) const;
+  struct State;
+
+ private:
+  explicit DecapsKey(std::unique_ptr<State> s) noexcept;
+  std::unique_ptr<State> st_;
+};
 
 }  // namespace pqsig::mlkem

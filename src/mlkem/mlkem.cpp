@@ -57,73 +57,99 @@ inline void PRF(std::uint8_t out[64 * Eta], const std::uint8_t s[32], std::uint8
   h.squeeze(out, 64 * Eta);
 }
 
+// PRF_η for up to four counters N at once (SHAKE256 four-way): out[l] receives `blocks`
+// 136-byte blocks of SHAKE256(s ‖ N[l]); PRF_η(s, N[l]) is its first 64η bytes.
+constexpr std::size_t kPrfBlocks3 = (64 * 3 + hash::kShake256Rate - 1) / hash::kShake256Rate;  // 2
+using PrfBuf = std::uint8_t[kPrfBlocks3 * hash::kShake256Rate];
+inline void PRF_x4(PrfBuf* out, const std::uint8_t s[32], const std::uint8_t* N, int n, std::size_t blocks) noexcept {
+  std::uint8_t in[4][33];
+  const std::uint8_t* inp[4];
+  std::uint8_t* outp[4];
+  for (int l = 0; l < 4; ++l) {
+    std::memcpy(in[l], s, 32);
+    in[l][32] = N[l < n ? l : 0];
+    inp[l] = in[l];
+    outp[l] = out[l];
+  }
+  hash::Shake256x4 x;
+  x.absorb_once(inp, 33);
+  x.squeeze_blocks(outp, blocks);
+  secure_zero(in, sizeof in);
+}
+
 // ---------------------------------------------------------------- SampleNTT (4-way)
+constexpr std::size_t kSampleNttFirst = 3;  // 504 bytes = 336 candidates; ~99% of samples finish here
+
+// FIPS 203, Algorithm 7: SampleNTT(ρ ‖ j ‖ i) with the single-state SHAKE128 (a lone entry: one
+// lane of the four-way permutation would cost more than the single one).
+void sample_ntt_1(const PolyOps& ops, const std::uint8_t rho[32], const std::uint8_t idx[2], NttPoly& out) noexcept {
+  constexpr std::size_t kRate = hash::kShake128Rate;
+  hash::Shake128 xof;
+  xof.absorb(rho, 32);
+  xof.absorb(idx, 2);
+  alignas(32) std::uint8_t buf[kSampleNttFirst * kRate];
+  xof.squeeze(buf, sizeof buf);  // squeeze(), not squeeze_blocks(): no permutation ahead of need
+  int count = ops.sample_ntt_parse(out.c, 0, buf, sizeof buf);
+  while (count < kN) {
+    xof.squeeze(buf, kRate);
+    count = ops.sample_ntt_parse(out.c, count, buf, kRate);
+  }
+}
+
 // FIPS 203, Algorithm 7: SampleNTT(B) for up to four seeds ρ‖j‖i at once. The XOF is read
 // incrementally, one 168-byte block after another, until all 256 coefficients are accepted;
 // there is no fixed cut-off. ρ is public, so rejection branches are fine.
-struct SampleNttLane {
-  NttPoly* out = nullptr;
-  int count = 0;
-};
-inline void sample_ntt_parse(SampleNttLane& l, const std::uint8_t* buf, std::size_t len) noexcept {
-  for (std::size_t p = 0; p + 3 <= len && l.count < kN; p += 3) {
-    const std::uint16_t d1 = static_cast<std::uint16_t>(buf[p] | ((buf[p + 1] & 0x0F) << 8));
-    const std::uint16_t d2 = static_cast<std::uint16_t>((buf[p + 1] >> 4) | (buf[p + 2] << 4));
-    if (d1 < kQ) l.out->c[l.count++] = d1;
-    if (d2 < kQ && l.count < kN) l.out->c[l.count++] = d2;
-  }
-}
-// seeds[n] = (j, i) byte pair appended to ρ; outs[n] receives Â entry. n ≤ 4.
-void sample_ntt_x4(const std::uint8_t rho[32], const std::uint8_t idx[][2], NttPoly* const outs[], int n) noexcept {
+// idx[n] = (j, i), the two bytes appended to ρ; outs[n] receives the Â entry. n ≤ 4.
+void sample_ntt_x4(const PolyOps& ops, const std::uint8_t rho[32], const std::uint8_t idx[][2], NttPoly* const outs[],
+                   int n) noexcept {
+  if (n == 1) return sample_ntt_1(ops, rho, idx[0], *outs[0]);
   constexpr std::size_t kRate = hash::kShake128Rate;
-  constexpr std::size_t kFirst = 3;  // 504 bytes = 336 candidates; ~99% of samples finish here
+  constexpr std::size_t kFirst = kSampleNttFirst;
   std::uint8_t in[4][34];
   const std::uint8_t* inp[4];
-  SampleNttLane lanes[4];
   NttPoly dummy;
+  NttPoly* out[4];
+  int count[4];
   for (int l = 0; l < 4; ++l) {
     const int src = l < n ? l : 0;
     std::memcpy(in[l], rho, 32);
     in[l][32] = idx[src][0];
     in[l][33] = idx[src][1];
     inp[l] = in[l];
-    lanes[l].out = l < n ? outs[l] : &dummy;
-    lanes[l].count = l < n ? 0 : kN;
+    out[l] = l < n ? outs[l] : &dummy;
+    count[l] = l < n ? 0 : kN;
   }
   hash::Shake128x4 xof;
   xof.absorb_once(inp, 34);
-  std::uint8_t buf[4][kFirst * kRate];
+  alignas(32) std::uint8_t buf[4][kFirst * kRate];
   std::uint8_t* outp[4] = {buf[0], buf[1], buf[2], buf[3]};
   xof.squeeze_blocks(outp, kFirst);
-  for (int l = 0; l < 4; ++l) sample_ntt_parse(lanes[l], buf[l], kFirst * kRate);
+  for (int l = 0; l < 4; ++l) count[l] = ops.sample_ntt_parse(out[l]->c, count[l], buf[l], kFirst * kRate);
   for (;;) {
     bool done = true;
-    for (int l = 0; l < 4; ++l) done = done && lanes[l].count == kN;
+    for (int l = 0; l < 4; ++l) done = done && count[l] == kN;
     if (done) break;
     xof.squeeze_blocks(outp, 1);
-    for (int l = 0; l < 4; ++l) sample_ntt_parse(lanes[l], buf[l], kRate);
+    for (int l = 0; l < 4; ++l) count[l] = ops.sample_ntt_parse(out[l]->c, count[l], buf[l], kRate);
   }
 }
 
-// Matrix Â, with Â[i][j] = SampleNTT(ρ ‖ j ‖ i) (FIPS 203 Algorithm 13 lines 3–7).
-template <class P>
-struct Matrix {
-  NttPoly a[P::k][P::k];
-};
-template <class P>
-void expand_matrix(Matrix<P>& m, const std::uint8_t rho[32]) noexcept {
-  constexpr int kk = P::k * P::k;
+// Matrix Â, with Â[i][j] = SampleNTT(ρ ‖ j ‖ i) (FIPS 203 Algorithm 13 lines 3–7), row-major:
+// a[i·k + j].
+template <int K>
+void expand_matrix(const PolyOps& ops, NttPoly* a, const std::uint8_t rho[32]) noexcept {
+  constexpr int kk = K * K;
   for (int base = 0; base < kk; base += 4) {
     std::uint8_t idx[4][2];
     NttPoly* outs[4];
     const int n = kk - base < 4 ? kk - base : 4;
     for (int t = 0; t < n; ++t) {
-      const int i = (base + t) / P::k, j = (base + t) % P::k;
+      const int i = (base + t) / K, j = (base + t) % K;
       idx[t][0] = static_cast<std::uint8_t>(j);
       idx[t][1] = static_cast<std::uint8_t>(i);
-      outs[t] = &m.a[i][j];
+      outs[t] = &a[base + t];
     }
-    sample_ntt_x4(rho, idx, outs, n);
+    sample_ntt_x4(ops, rho, idx, outs, n);
   }
 }
 
@@ -135,6 +161,37 @@ struct Wiped {  // a stack secret wiped on scope exit
   Wiped& operator=(const Wiped&) = delete;
   ~Wiped() { secure_zero(&v, sizeof v); }
 };
+
+constexpr int kMaxK = 4;
+}  // namespace
+
+// ---------------------------------------------------------------- expanded keys
+// The public half: ek and what every Encaps derives from it (t̂, Â, H(ek)).
+struct EncapsKey::State {
+  ParameterSet ps{};
+  pqsig::bytes ek;
+  NttPoly t_hat[kMaxK];
+  NttPoly a[kMaxK * kMaxK];  // Â row-major (k·k entries used)
+  std::uint8_t hek[32];
+};
+// The private half: ŝ decoded (secret), z (secret), dk (secret), and the public state.
+struct DecapsKey::State {
+  EncapsKey::State pub;
+  NttPoly s_hat[kMaxK];
+  std::uint8_t z[32];
+  SecretBytes dk;
+  State() = default;
+  State(const State&) = delete;
+  State& operator=(const State&) = delete;
+  ~State() {
+    secure_zero(s_hat, sizeof s_hat);
+    secure_zero(z, sizeof z);
+  }
+};
+
+namespace {
+using EkState = EncapsKey::State;
+using DkState = DecapsKey::State;
 
 // ---------------------------------------------------------------- the scheme
 template <class P>
@@ -153,133 +210,160 @@ struct Scheme {
   static_assert(kCt == P::pub.ct_size, "ciphertext size (FIPS 203 Table 3)");
   static_assert(k == P::pub.k && P::eta1 == P::pub.eta1 && P::eta2 == P::pub.eta2 && P::du == P::pub.du &&
                 P::dv == P::pub.dv);
+  static_assert(k <= kMaxK);
 
-  using Vec = NttPoly[k];
+  // s[i] = SamplePolyCBD_η(PRF_η(σ, i)) for i < count, with η = η_a for i < n_a and η_b after
+  // (FIPS 203 Algorithm 13 lines 9–16, Algorithm 14 lines 9–17): four PRF calls per SHAKE256×4
+  // run, each run squeezing as many blocks as its largest η needs (a longer squeeze has the same
+  // prefix); a lone last call uses the single-state SHAKE256.
+  static void sample_cbd(const PolyOps& ops, const std::uint8_t sigma[32], int count, int n_a, int eta_a, int eta_b,
+                         std::uint16_t* const* s) noexcept {
+    Wiped<PrfBuf[4]> prf;
+    for (int base = 0; base < count; base += 4) {
+      const int n = count - base < 4 ? count - base : 4;
+      std::uint8_t N[4];
+      int eta[4];
+      std::size_t blocks = 1;
+      for (int t = 0; t < n; ++t) {
+        N[t] = static_cast<std::uint8_t>(base + t);
+        eta[t] = base + t < n_a ? eta_a : eta_b;
+        const std::size_t b = (64 * static_cast<std::size_t>(eta[t]) + hash::kShake256Rate - 1) / hash::kShake256Rate;
+        if (b > blocks) blocks = b;
+      }
+      if (n == 1) {
+        if (eta[0] == 3) PRF<3>(prf.v[0], sigma, N[0]);
+        else PRF<2>(prf.v[0], sigma, N[0]);
+      } else {
+        PRF_x4(prf.v, sigma, N, n, blocks);
+      }
+      for (int t = 0; t < n; ++t) ops.sample_poly_cbd(eta[t], prf.v[t], s[base + t]);
+    }
+  }
 
-  // FIPS 203, Algorithm 13: K-PKE.KeyGen(d). Writes ek_PKE (kEkPke bytes) and dk_PKE (kDkPke bytes).
-  static void kpke_keygen(const std::uint8_t d[32], std::uint8_t* ek, std::uint8_t* dk) noexcept {
-    Wiped<std::uint8_t[64]> rs;                      // (ρ, σ) = G(d ‖ k)
+  // FIPS 203, Algorithm 13: K-PKE.KeyGen(d). Writes ek_PKE (kEkPke bytes) and dk_PKE (kDkPke
+  // bytes); `keep` receives t̂, Â (public) and ŝ (secret) for the expanded key.
+  static void kpke_keygen(const std::uint8_t d[32], std::uint8_t* ek, std::uint8_t* dk, EkState& keep,
+                          NttPoly* s_hat_out) noexcept {
+    const PolyOps& ops = poly_ops();
+    Wiped<std::uint8_t[64]> rs;  // (ρ, σ) = G(d ‖ k)
     const std::uint8_t kbyte = static_cast<std::uint8_t>(k);
     G(rs.v, byte_span(d, 32), byte_span(&kbyte, 1));
     const std::uint8_t* rho = rs.v;
     const std::uint8_t* sigma = rs.v + 32;
     // ρ is the public half of the seed: it is published in ek.
     CT_DECLASSIFY(rs.v, 32);
-    Matrix<P> A;
-    expand_matrix<P>(A, rho);
-    std::uint8_t N = 0;
-    Wiped<NttPoly[k]> s_hat, e_hat;
+    expand_matrix<k>(ops, keep.a, rho);
+    // s (k polys) and e (k polys) from N = 0 .. 2k−1, then NTT.
+    Wiped<NttPoly[2 * k]> se;
     {
-      Wiped<std::uint8_t[64 * P::eta1]> prf;
-      for (int i = 0; i < k; ++i) {
-        PRF<P::eta1>(prf.v, sigma, N++);
-        Wiped<Poly> s;
-        s.v = sample_poly_cbd<P::eta1>(prf.v);
-        s_hat.v[i] = ntt(s.v);
-      }
-      for (int i = 0; i < k; ++i) {
-        PRF<P::eta1>(prf.v, sigma, N++);
-        Wiped<Poly> e;
-        e.v = sample_poly_cbd<P::eta1>(prf.v);
-        e_hat.v[i] = ntt(e.v);
-      }
+      std::uint16_t* outs[2 * k];
+      for (int i = 0; i < 2 * k; ++i) outs[i] = se.v[i].c;
+      sample_cbd(ops, sigma, 2 * k, 2 * k, P::eta1, P::eta1, outs);
     }
+    for (int i = 0; i < 2 * k; ++i) ops.ntt(se.v[i].c);
+    const NttPoly* s_hat = se.v;
+    const NttPoly* e_hat = se.v + k;
     // t̂ = Â ∘ ŝ + ê
     for (int i = 0; i < k; ++i) {
-      NttPoly t = e_hat.v[i];
-      for (int j = 0; j < k; ++j) multiply_ntts_acc(t, A.a[i][j], s_hat.v[j]);
-      byte_encode<12>(t.c, ek + 384 * i);
+      NttPoly& t = keep.t_hat[i];
+      ops.multiply_ntts_sum(t, keep.a + i * k, 1, s_hat, k);
+      ntt_add(t, e_hat[i]);
+      ops.compress_encode(12, t.c, ek + 384 * i);
     }
+    // t̂ is the public key.
+    CT_DECLASSIFY(keep.t_hat, sizeof(NttPoly) * k);
     std::memcpy(ek + 384 * k, rho, 32);
-    for (int i = 0; i < k; ++i) byte_encode<12>(s_hat.v[i].c, dk + 384 * i);
+    for (int i = 0; i < k; ++i) ops.compress_encode(12, s_hat[i].c, dk + 384 * i);
+    if (s_hat_out) std::memcpy(s_hat_out, s_hat, sizeof(NttPoly) * k);
   }
 
-  // FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r). `t_hat`/`A` are the decoded ek
-  // (ByteDecode_12 of ek and the matrix from its ρ), so decapsulation can reuse them.
-  static void kpke_encrypt(const NttPoly (&t_hat)[k], const Matrix<P>& A, const std::uint8_t m[32],
-                           const std::uint8_t r[32], std::uint8_t* c) noexcept {
-    std::uint8_t N = 0;
-    Wiped<NttPoly[k]> y_hat;
-    Wiped<Poly[k]> e1;
-    Wiped<Poly> e2, mu, v;
+  // FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), with ek_PKE already decoded (t̂) and
+  // its matrix Â expanded (EkState).
+  static void kpke_encrypt(const EkState& ek, const std::uint8_t m[32], const std::uint8_t r[32],
+                           std::uint8_t* c) noexcept {
+    const PolyOps& ops = poly_ops();
+    Wiped<NttPoly[k]> y;   // y, then ŷ
+    Wiped<Poly[k + 1]> e;  // e1 (k polys), e2
+    Wiped<Poly> mu, v, u;
     {
-      Wiped<std::uint8_t[64 * (P::eta1 > P::eta2 ? P::eta1 : P::eta2)]> prf;
-      for (int i = 0; i < k; ++i) {
-        PRF<P::eta1>(prf.v, r, N++);
-        Wiped<Poly> y;
-        y.v = sample_poly_cbd<P::eta1>(prf.v);
-        y_hat.v[i] = ntt(y.v);
-      }
-      for (int i = 0; i < k; ++i) {
-        PRF<P::eta2>(prf.v, r, N++);
-        e1.v[i] = sample_poly_cbd<P::eta2>(prf.v);
-      }
-      PRF<P::eta2>(prf.v, r, N++);
-      e2.v = sample_poly_cbd<P::eta2>(prf.v);
+      std::uint16_t* outs[2 * k + 1];
+      for (int i = 0; i < k; ++i) outs[i] = y.v[i].c;
+      for (int i = 0; i <= k; ++i) outs[k + i] = e.v[i].c;
+      sample_cbd(ops, r, 2 * k + 1, k, P::eta1, P::eta2, outs);  // y: η1; e1, e2: η2
     }
+    for (int i = 0; i < k; ++i) ops.ntt(y.v[i].c);
+    const NttPoly* y_hat = y.v;
     // u = NTT^-1(Âᵀ ∘ ŷ) + e1 ; c1 = ByteEncode_du(Compress_du(u))
     for (int i = 0; i < k; ++i) {
       Wiped<NttPoly> acc;
-      std::memset(acc.v.c, 0, sizeof acc.v.c);
-      for (int j = 0; j < k; ++j) multiply_ntts_acc(acc.v, A.a[j][i], y_hat.v[j]);
-      Wiped<Poly> u;
-      u.v = ntt_inverse(acc.v);
-      poly_add(u.v, e1.v[i]);
-      for (int t = 0; t < kN; ++t) u.v.c[t] = compress<P::du>(u.v.c[t]);
-      byte_encode<P::du>(u.v.c, c + 32 * P::du * i);
+      ops.multiply_ntts_sum(acc.v, ek.a + i, k, y_hat, k);
+      ops.ntt_inverse(acc.v.c);
+      std::memcpy(u.v.c, acc.v.c, sizeof u.v.c);
+      poly_add(u.v, e.v[i]);
+      ops.compress_encode(P::du, u.v.c, c + 32 * P::du * i);
     }
     // μ = Decompress_1(ByteDecode_1(m))
-    byte_decode_raw<1>(m, mu.v.c);
-    for (int t = 0; t < kN; ++t) mu.v.c[t] = decompress<1>(mu.v.c[t]);
+    ops.decode_decompress(1, m, mu.v.c);
     // v = NTT^-1(t̂ᵀ ∘ ŷ) + e2 + μ ; c2 = ByteEncode_dv(Compress_dv(v))
     {
       Wiped<NttPoly> acc;
-      std::memset(acc.v.c, 0, sizeof acc.v.c);
-      for (int j = 0; j < k; ++j) multiply_ntts_acc(acc.v, t_hat[j], y_hat.v[j]);
-      v.v = ntt_inverse(acc.v);
+      ops.multiply_ntts_sum(acc.v, ek.t_hat, 1, y_hat, k);
+      ops.ntt_inverse(acc.v.c);
+      std::memcpy(v.v.c, acc.v.c, sizeof v.v.c);
     }
-    poly_add(v.v, e2.v);
+    poly_add(v.v, e.v[k]);
     poly_add(v.v, mu.v);
-    for (int t = 0; t < kN; ++t) v.v.c[t] = compress<P::dv>(v.v.c[t]);
-    byte_encode<P::dv>(v.v.c, c + kC1);
+    ops.compress_encode(P::dv, v.v.c, c + kC1);
   }
 
-  // FIPS 203, Algorithm 15: K-PKE.Decrypt(dk_PKE, c) → m (32 bytes).
-  static void kpke_decrypt(const std::uint8_t* dk_pke, const std::uint8_t* c, std::uint8_t m[32]) noexcept {
-    Wiped<NttPoly> acc;
-    std::memset(acc.v.c, 0, sizeof acc.v.c);
+  // FIPS 203, Algorithm 15: K-PKE.Decrypt(dk_PKE, c) → m (32 bytes), with ŝ decoded.
+  static void kpke_decrypt(const NttPoly* s_hat, const std::uint8_t* c, std::uint8_t m[32]) noexcept {
+    const PolyOps& ops = poly_ops();
+    NttPoly u_hat[k];
     for (int i = 0; i < k; ++i) {
-      Poly u;  // u' = Decompress_du(ByteDecode_du(c1))
-      byte_decode_raw<P::du>(c + 32 * P::du * i, u.c);
-      for (int t = 0; t < kN; ++t) u.c[t] = decompress<P::du>(u.c[t]);
-      const NttPoly u_hat = ntt(u);
-      Wiped<NttPoly> s_hat;  // ŝ = ByteDecode_12(dk_PKE)
-      byte_decode<12>(dk_pke + 384 * i, s_hat.v.c);
-      multiply_ntts_acc(acc.v, s_hat.v, u_hat);
+      // u' = Decompress_du(ByteDecode_du(c1)), then NTT
+      ops.decode_decompress(P::du, c + 32 * P::du * i, u_hat[i].c);
+      ops.ntt(u_hat[i].c);
     }
-    Wiped<Poly> w, v;
-    byte_decode_raw<P::dv>(c + kC1, v.v.c);  // v' = Decompress_dv(ByteDecode_dv(c2))
-    for (int t = 0; t < kN; ++t) v.v.c[t] = decompress<P::dv>(v.v.c[t]);
-    w.v = ntt_inverse(acc.v);  // w = v' − NTT^-1(ŝᵀ ∘ NTT(u'))
-    poly_sub(v.v, w.v);
-    for (int t = 0; t < kN; ++t) v.v.c[t] = compress<1>(v.v.c[t]);
-    byte_encode<1>(v.v.c, m);
+    Wiped<NttPoly> acc;
+    ops.multiply_ntts_sum(acc.v, s_hat, 1, u_hat, k);
+    ops.ntt_inverse(acc.v.c);
+    Wiped<Poly> v, w;
+    std::memcpy(w.v.c, acc.v.c, sizeof w.v.c);
+    ops.decode_decompress(P::dv, c + kC1, v.v.c);  // v' = Decompress_dv(ByteDecode_dv(c2))
+    poly_sub(v.v, w.v);                             // w = v' − NTT^-1(ŝᵀ ∘ NTT(u'))
+    ops.compress_encode(1, v.v.c, m);               // m = ByteEncode_1(Compress_1(w))
   }
 
-  static void decode_ek(const std::uint8_t* ek, NttPoly (&t_hat)[k], Matrix<P>& A) noexcept {
-    for (int i = 0; i < k; ++i) byte_decode<12>(ek + 384 * i, t_hat[i].c);
-    expand_matrix<P>(A, ek + 384 * k);
+  // ek (already modulus-checked) → t̂, Â; H(ek) is computed unless given.
+  static void expand_ek(byte_span ek, EkState& st, const std::uint8_t* hek) noexcept {
+    st.ek.assign(ek.begin(), ek.end());
+    const PolyOps& ops = poly_ops();
+    for (int i = 0; i < k; ++i) ops.decode_decompress(12, ek.data() + 384 * i, st.t_hat[i].c);
+    expand_matrix<k>(ops, st.a, ek.data() + 384 * k);
+    if (hek) std::memcpy(st.hek, hek, 32);
+    else H(st.hek, ek);
+  }
+  // Expanded dk (hash-checked) → ŝ, z and the public state (H(ek) taken from dk).
+  static void expand_dk(byte_span dk, DkState& st) noexcept {
+    st.dk = SecretBytes(dk);
+    for (int i = 0; i < k; ++i) poly_ops().decode_decompress(12, dk.data() + 384 * i, st.s_hat[i].c);
+    std::memcpy(st.z, dk.data() + kDkPke + kEk + 32, 32);
+    expand_ek(dk.subspan(kDkPke, kEk), st.pub, dk.data() + kDkPke + kEk);
   }
 
-  // FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z).
+  // FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z); fills the expanded key too.
   static void keygen_internal(const std::uint8_t d[32], const std::uint8_t z[32], std::uint8_t* ek,
-                              std::uint8_t* dk) noexcept {
-    kpke_keygen(d, ek, dk);
+                              std::uint8_t* dk, DkState& st) noexcept {
+    kpke_keygen(d, ek, dk, st.pub, st.s_hat);
     // ek is the public output; H(ek) is computed from it.
     CT_DECLASSIFY(ek, kEk);
     std::memcpy(dk + kDkPke, ek, kEk);
     H(dk + kDkPke + kEk, byte_span(ek, kEk));
     std::memcpy(dk + kDkPke + kEk + 32, z, 32);
+    st.pub.ek.assign(ek, ek + kEk);
+    std::memcpy(st.pub.hek, dk + kDkPke + kEk, 32);
+    std::memcpy(st.z, z, 32);
   }
 
   // FIPS 203 §7.2: modulus check — ByteEncode_12(ByteDecode_12(t̂ part)) == t̂ part.
@@ -302,16 +386,10 @@ struct Scheme {
   }
 
   // FIPS 203, Algorithm 17: ML-KEM.Encaps_internal(ek, m) → (K, c).
-  static void encaps_internal(const std::uint8_t* ek, const std::uint8_t m[32], std::uint8_t K[32],
-                              std::uint8_t* c) noexcept {
-    std::uint8_t hek[32];
-    H(hek, byte_span(ek, kEk));
+  static void encaps_internal(const EkState& ek, const std::uint8_t m[32], std::uint8_t K[32], std::uint8_t* c) noexcept {
     Wiped<std::uint8_t[64]> kr;  // (K, r) = G(m ‖ H(ek))
-    G(kr.v, byte_span(m, 32), byte_span(hek, 32));
-    NttPoly t_hat[k];
-    Matrix<P> A;
-    decode_ek(ek, t_hat, A);
-    kpke_encrypt(t_hat, A, m, kr.v + 32, c);
+    G(kr.v, byte_span(m, 32), byte_span(ek.hek, 32));
+    kpke_encrypt(ek, m, kr.v + 32, c);
     std::memcpy(K, kr.v, 32);
     // The ciphertext is the public output of encapsulation.
     CT_DECLASSIFY(c, kCt);
@@ -320,22 +398,15 @@ struct Scheme {
   // FIPS 203, Algorithm 18: ML-KEM.Decaps_internal(dk, c) → K, with implicit rejection in
   // constant time: the re-encryption is compared over all bytes and K vs K̄ is selected with
   // a mask, never a branch.
-  static void decaps_internal(const std::uint8_t* dk, const std::uint8_t* c, std::uint8_t K[32]) noexcept {
-    const std::uint8_t* dk_pke = dk;
-    const std::uint8_t* ek_pke = dk + kDkPke;
-    const std::uint8_t* h = dk + kDkPke + kEk;
-    const std::uint8_t* z = dk + kDkPke + kEk + 32;
+  static void decaps_internal(const DkState& dk, const std::uint8_t* c, std::uint8_t K[32]) noexcept {
     Wiped<std::uint8_t[32]> m_prime;
-    kpke_decrypt(dk_pke, c, m_prime.v);
+    kpke_decrypt(dk.s_hat, c, m_prime.v);
     Wiped<std::uint8_t[64]> kr;  // (K', r') = G(m' ‖ h)
-    G(kr.v, byte_span(m_prime.v, 32), byte_span(h, 32));
+    G(kr.v, byte_span(m_prime.v, 32), byte_span(dk.pub.hek, 32));
     Wiped<std::uint8_t[32]> k_bar;  // K̄ = J(z ‖ c)
-    J(k_bar.v, byte_span(z, 32), byte_span(c, kCt));
-    NttPoly t_hat[k];
-    Matrix<P> A;
-    decode_ek(ek_pke, t_hat, A);
+    J(k_bar.v, byte_span(dk.z, 32), byte_span(c, kCt));
     Wiped<std::uint8_t[kCt]> c_prime;  // c' = K-PKE.Encrypt(ek_PKE, m', r')
-    kpke_encrypt(t_hat, A, m_prime.v, kr.v + 32, c_prime.v);
+    kpke_encrypt(dk.pub, m_prime.v, kr.v + 32, c_prime.v);
     // if c ≠ c' then K' ← K̄ (branch-free, all bytes compared)
     const std::uint8_t differ = ct::neq_mask(c, c_prime.v, kCt);
     std::memcpy(K, kr.v, 32);
@@ -351,7 +422,8 @@ Result<KeyPair> do_keygen(byte_span d, byte_span z) {
   KeyPair kp;
   kp.ek.resize(S::kEk);
   kp.dk = SecretBytes(S::kDk);
-  S::keygen_internal(d.data(), z.data(), kp.ek.data(), kp.dk.data());
+  auto st = std::unique_ptr<DkState>(new DkState);
+  S::keygen_internal(d.data(), z.data(), kp.ek.data(), kp.dk.data(), *st);
   return kp;
 }
 
@@ -378,15 +450,42 @@ Status do_check_dk(byte_span dk) {
 }
 
 template <class P>
-Result<Encapsulated> do_encaps(byte_span ek, byte_span m) {
+Result<Encapsulated> encaps_with(const EkState& st, byte_span m) {
   using S = Scheme<P>;
-  if (auto st = do_check_ek<P>(ek); !st) return st.error();
   if (m.size() != 32) return Error{Errc::invalid_length, "ML-KEM Encaps: m must be 32 bytes"};
   Encapsulated out;
   out.c.resize(S::kCt);
   out.k = SecretBytes(32);
-  S::encaps_internal(ek.data(), m.data(), out.k.data(), out.c.data());
+  S::encaps_internal(st, m.data(), out.k.data(), out.c.data());
   return out;
+}
+
+template <class P>
+Result<Encapsulated> do_encaps(byte_span ek, byte_span m) {
+  using S = Scheme<P>;
+  if (auto st = do_check_ek<P>(ek); !st) return st.error();
+  if (m.size() != 32) return Error{Errc::invalid_length, "ML-KEM Encaps: m must be 32 bytes"};
+  EkState st;
+  S::expand_ek(ek, st, nullptr);
+  return encaps_with<P>(st, m);
+}
+
+template <class P>
+Status check_ct(byte_span c) {
+  using S = Scheme<P>;
+  if (c.size() != S::kCt)
+    return Error{Errc::invalid_length, "ML-KEM ciphertext must be " + std::to_string(S::kCt) + " bytes, got " +
+                                           std::to_string(c.size())};
+  return {};
+}
+
+template <class P>
+Result<SecretBytes> decaps_with(const DkState& st, byte_span c) {
+  using S = Scheme<P>;
+  if (auto ok = check_ct<P>(c); !ok) return ok.error();
+  SecretBytes K(32);
+  S::decaps_internal(st, c.data(), K.data());
+  return K;
 }
 
 template <class P>
@@ -395,16 +494,14 @@ Result<SecretBytes> do_decaps(byte_span dk, byte_span c, bool check_hash) {
   if (dk.size() != S::kDk)
     return Error{Errc::invalid_length, "ML-KEM decapsulation key must be " + std::to_string(S::kDk) +
                                            " bytes, got " + std::to_string(dk.size())};
-  if (c.size() != S::kCt)
-    return Error{Errc::invalid_length, "ML-KEM ciphertext must be " + std::to_string(S::kCt) + " bytes, got " +
-                                           std::to_string(c.size())};
+  if (auto ok = check_ct<P>(c); !ok) return ok.error();
   // The embedded ek and H(ek) are public (ek is the public key, H(ek) a hash of it).
   CT_DECLASSIFY(dk.data() + S::kDkPke, S::kEk + 32);
   if (check_hash && !S::dk_hash_ok(dk.data()))
     return Error{Errc::key_check_failed, "ML-KEM decapsulation key fails the FIPS 203 §7.3 hash check"};
-  SecretBytes K(32);
-  S::decaps_internal(dk.data(), c.data(), K.data());
-  return K;
+  auto st = std::unique_ptr<DkState>(new DkState);
+  S::expand_dk(dk, *st);
+  return decaps_with<P>(*st, c);
 }
 
 // Dispatch one call over the three parameter sets.
@@ -483,6 +580,76 @@ Result<SecretBytes> decaps(ParameterSet ps, byte_span dk, byte_span c) {
 
 Result<SecretBytes> decaps_checked_key(ParameterSet ps, byte_span dk, byte_span c) {
   return dispatch(ps, [&](auto p) { return do_decaps<decltype(p)>(dk, c, false); });
+}
+
+// ---------------------------------------------------------------- expanded keys
+EncapsKey::EncapsKey(std::unique_ptr<State> s) noexcept : st_(std::move(s)) {}
+EncapsKey::EncapsKey(EncapsKey&&) noexcept = default;
+EncapsKey& EncapsKey::operator=(EncapsKey&&) noexcept = default;
+EncapsKey::~EncapsKey() = default;
+ParameterSet EncapsKey::parameter_set() const noexcept { return st_->ps; }
+byte_span EncapsKey::bytes() const noexcept { return st_->ek; }
+
+Result<EncapsKey> EncapsKey::from_bytes(ParameterSet ps, byte_span ek) {
+  return dispatch(ps, [&](auto p) -> Result<EncapsKey> {
+    using P = decltype(p);
+    if (auto ok = do_check_ek<P>(ek); !ok) return ok.error();
+    auto st = std::unique_ptr<State>(new State);  // default-initialized: no 13 KB memset
+    st->ps = ps;
+    Scheme<P>::expand_ek(ek, *st, nullptr);
+    return EncapsKey(std::move(st));
+  });
+}
+
+Result<Encapsulated> EncapsKey::encaps_internal(byte_span m) const {
+  return dispatch(st_->ps, [&](auto p) { return encaps_with<decltype(p)>(*st_, m); });
+}
+
+Result<Encapsulated> EncapsKey::encaps() const {
+  std::uint8_t m[32];
+  ScopedWipe<std::uint8_t[32]> wipe(m);
+  if (!random_bytes(mut_byte_span(m, 32))) return Error{Errc::rng_failure, "ML-KEM Encaps: OS random source failed"};
+  return encaps_internal(byte_span(m, 32));
+}
+
+DecapsKey::DecapsKey(std::unique_ptr<State> s) noexcept : st_(std::move(s)) {}
+DecapsKey::DecapsKey(DecapsKey&&) noexcept = default;
+DecapsKey& DecapsKey::operator=(DecapsKey&&) noexcept = default;
+DecapsKey::~DecapsKey() = default;
+ParameterSet DecapsKey::parameter_set() const noexcept { return st_->pub.ps; }
+byte_span DecapsKey::encaps_key() const noexcept { return st_->pub.ek; }
+byte_span DecapsKey::expanded() const noexcept { return st_->dk.span(); }
+
+Result<DecapsKey> DecapsKey::from_seed(ParameterSet ps, byte_span seed) {
+  if (seed.size() != kSeedSize)
+    return Error{Errc::invalid_length, "ML-KEM seed (d ‖ z) must be 64 bytes, got " + std::to_string(seed.size())};
+  return dispatch(ps, [&](auto p) -> Result<DecapsKey> {
+    using S = Scheme<decltype(p)>;
+    auto st = std::unique_ptr<State>(new State);  // default-initialized: no 13 KB memset
+    st->pub.ps = ps;
+    st->dk = SecretBytes(S::kDk);
+    std::uint8_t ek[S::kEk];
+    S::keygen_internal(seed.data(), seed.data() + 32, ek, st->dk.data(), *st);
+    return DecapsKey(std::move(st));
+  });
+}
+
+Result<DecapsKey> DecapsKey::from_expanded(ParameterSet ps, byte_span dk) {
+  return dispatch(ps, [&](auto p) -> Result<DecapsKey> {
+    using P = decltype(p);
+    using S = Scheme<P>;
+    if (auto ok = do_check_dk<P>(dk); !ok) return ok.error();
+    // The embedded ek and H(ek) are public (ek is the public key, H(ek) a hash of it).
+    CT_DECLASSIFY(dk.data() + S::kDkPke, S::kEk + 32);
+    auto st = std::unique_ptr<State>(new State);  // default-initialized: no 13 KB memset
+    st->pub.ps = ps;
+    S::expand_dk(dk, *st);
+    return DecapsKey(std::move(st));
+  });
+}
+
+Result<SecretBytes> DecapsKey::decaps(byte_span c) const {
+  return dispatch(st_->pub.ps, [&](auto p) { return decaps_with<decltype(p)>(*st_, c); });
 }
 
 }  // namespace pqsig::mlkem

@@ -14,12 +14,12 @@ constexpr std::uint32_t kQ = 3329;
 constexpr int kN = 256;
 
 /// Coefficients in [0, q) in normal (coefficient) representation.
-struct Poly {
+struct alignas(32) Poly {
   std::uint16_t c[kN];
 };
 /// The same ring element in the NTT domain (FIPS 203 §4.3): a distinct type so that the two
 /// representations cannot be mixed up.
-struct NttPoly {
+struct alignas(32) NttPoly {
   std::uint16_t c[kN];
 };
 
@@ -227,5 +227,37 @@ inline Poly sample_poly_cbd(const std::uint8_t* b) noexcept {
   }
   return f;
 }
+
+// ---------------------------------------------------------------- backends
+/// The arithmetic kernels of K-PKE, behind one seam: the scalar reference above, or a SIMD
+/// backend selected at run time (src/mlkem/poly_avx2.cpp). Every function takes and returns
+/// coefficients in [0, q), in the standard (FIPS 203) order, so backends are bit-for-bit
+/// interchangeable; tests/mlkem compares them on random inputs. All are constant time.
+struct PolyOps {
+  const char* name;
+  /// FIPS 203, Algorithm 9: NTT(f), in place.
+  void (*ntt)(std::uint16_t c[kN]) noexcept;
+  /// FIPS 203, Algorithm 10: NTT^-1(f̂), in place.
+  void (*ntt_inverse)(std::uint16_t c[kN]) noexcept;
+  /// FIPS 203, Algorithms 11–12: out = Σ_{j<n} MultiplyNTTs(a[j·stride], b[j]), n ≤ 4.
+  void (*multiply_ntts_sum)(NttPoly& out, const NttPoly* a, int stride, const NttPoly* b, int n) noexcept;
+  /// FIPS 203, Algorithm 7 (the parsing loop): appends to out[count..256) the candidates
+  /// d < q read from buf (len bytes, a multiple of 3); returns the new count. buf is public (ρ).
+  int (*sample_ntt_parse)(std::uint16_t out[kN], int count, const std::uint8_t* buf, std::size_t len) noexcept;
+  /// FIPS 203, Algorithm 8: SamplePolyCBD_η(B), η ∈ {2, 3}, B of 64η bytes.
+  void (*sample_poly_cbd)(int eta, const std::uint8_t* b, std::uint16_t c[kN]) noexcept;
+  /// FIPS 203, Algorithm 5 after Compress_d (§4.2.1): ByteEncode_d(Compress_d(c)), d ∈ {1, 4, 5, 10,
+  /// 11}; d = 12 is ByteEncode_12(c) without compression. Writes 32d bytes.
+  void (*compress_encode)(int d, const std::uint16_t c[kN], std::uint8_t* out) noexcept;
+  /// FIPS 203, Algorithm 6 then Decompress_d: Decompress_d(ByteDecode_d(B)), d ∈ {1, 4, 5, 10, 11};
+  /// d = 12 is ByteDecode_12(B) reduced mod q. Reads 32d bytes.
+  void (*decode_decompress)(int d, const std::uint8_t* in, std::uint16_t c[kN]) noexcept;
+};
+/// The backend for this CPU (AVX2 unless PQSIG_PORTABLE or cpu::force_portable), else scalar.
+const PolyOps& poly_ops() noexcept;
+/// The scalar reference backend.
+const PolyOps& poly_ops_scalar() noexcept;
+/// The AVX2 backend, or nullptr when it is not compiled in or the CPU lacks AVX2.
+const PolyOps* poly_ops_avx2() noexcept;
 
 }  // namespace pqsig::mlkem::detail

@@ -38,23 +38,25 @@ Result<Encapsulation> to_encapsulation(Result<mlkem::Encapsulated> r) {
 }
 
 // ---------------------------------------------------------------- ML-KEM
+// Prepared keys: the matrix Â, t̂ and H(ek) are computed once when the key is imported (and
+// ŝ decoded for the private key), so each Encaps / Decaps skips SampleNTT, the hash of ek and
+// the decoding.
 struct MlKemDecaps final : KemDecapsImpl {
-  mlkem::ParameterSet ps{};
-  bytes ek;
-  SecretBytes dk;    // expanded, hash-checked
+  explicit MlKemDecaps(mlkem::DecapsKey k) : key(std::move(k)) {}
+  mlkem::DecapsKey key;
   SecretBytes priv;  // the form the key was imported from (seed or expanded dk)
-  byte_span public_key() const noexcept override { return ek; }
+  byte_span public_key() const noexcept override { return key.encaps_key(); }
   byte_span private_key() const noexcept override { return priv.span(); }
-  Result<SecretBytes> decaps(byte_span ct) const override { return mlkem::decaps_checked_key(ps, dk.span(), ct); }
+  Result<SecretBytes> decaps(byte_span ct) const override { return key.decaps(ct); }
 };
 
 struct MlKemEncaps final : KemEncapsImpl {
-  mlkem::ParameterSet ps{};
-  bytes ek;
-  byte_span public_key() const noexcept override { return ek; }
-  Result<Encapsulation> encaps() const override { return to_encapsulation(mlkem::encaps(ps, ek)); }
+  explicit MlKemEncaps(mlkem::EncapsKey k) : key(std::move(k)) {}
+  mlkem::EncapsKey key;
+  byte_span public_key() const noexcept override { return key.bytes(); }
+  Result<Encapsulation> encaps() const override { return to_encapsulation(key.encaps()); }
   Result<Encapsulation> encaps_derand(byte_span m) const override {
-    return to_encapsulation(mlkem::encaps_internal(ps, ek, m));
+    return to_encapsulation(key.encaps_internal(m));
   }
 };
 
@@ -90,24 +92,19 @@ Result<SecretBytes> generate_private(const SuiteInfo& s) {
 
 Result<std::unique_ptr<KemDecapsImpl>> kem_from_private(const SuiteInfo& s, byte_span priv) {
   if (auto ps = mlkem_set(s)) {
-    auto impl = std::make_unique<MlKemDecaps>();
-    impl->ps = *ps;
     const auto& P = mlkem::params(*ps);
+    Result<mlkem::DecapsKey> key = Error{Errc::invalid_length, ""};
     if (priv.size() == mlkem::kSeedSize) {
-      auto kp = mlkem::keygen_from_seed(*ps, priv);
-      if (!kp) return kp.error();
-      impl->ek = std::move(kp->ek);
-      impl->dk = std::move(kp->dk);
+      key = mlkem::DecapsKey::from_seed(*ps, priv);
     } else if (priv.size() == P.dk_size) {
-      if (auto st = mlkem::check_decaps_key(*ps, priv); !st) return st.error();
-      impl->dk = SecretBytes(priv);
-      const std::size_t off = 384 * static_cast<std::size_t>(P.k);
-      impl->ek.assign(priv.begin() + off, priv.begin() + off + P.ek_size);
+      key = mlkem::DecapsKey::from_expanded(*ps, priv);
     } else {
       return Error{Errc::invalid_length, std::string(s.id) + ": private key must be the 64-byte seed or the " +
                                              std::to_string(P.dk_size) + "-byte expanded key, got " +
                                              std::to_string(priv.size())};
     }
+    if (!key) return key.error();
+    auto impl = std::make_unique<MlKemDecaps>(std::move(key.value()));
     impl->priv = SecretBytes(priv);
     return std::unique_ptr<KemDecapsImpl>(std::move(impl));
   }
@@ -121,11 +118,9 @@ Result<std::unique_ptr<KemDecapsImpl>> kem_from_private(const SuiteInfo& s, byte
 
 Result<std::unique_ptr<KemEncapsImpl>> kem_from_public(const SuiteInfo& s, byte_span pub) {
   if (auto ps = mlkem_set(s)) {
-    if (auto st = mlkem::check_encaps_key(*ps, pub); !st) return st.error();
-    auto impl = std::make_unique<MlKemEncaps>();
-    impl->ps = *ps;
-    impl->ek.assign(pub.begin(), pub.end());
-    return std::unique_ptr<KemEncapsImpl>(std::move(impl));
+    auto key = mlkem::EncapsKey::from_bytes(*ps, pub);
+    if (!key) return key.error();
+    return std::unique_ptr<KemEncapsImpl>(std::make_unique<MlKemEncaps>(std::move(key.value())));
   }
   if (auto h = hybrid_kind(s)) {
     if (auto st = kem::check_public_key(*h, pub); !st) return st.error();
