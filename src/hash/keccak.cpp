@@ -93,24 +93,70 @@ void keccak_f1600_scalar(std::uint64_t A[25]) noexcept {
   A[20] = a20; A[21] = a21; A[22] = a22; A[23] = a23; A[24] = a24;
 }
 
-// Run-time dispatch point. Only the scalar backend exists today; a SIMD backend registers
-// here after a CPU-feature check, and tests compare it against keccak_f1600_scalar.
+// Run-time dispatch point for the single-state permutation (scalar reference).
 void keccak_f1600(std::uint64_t st[25]) noexcept { keccak_f1600_scalar(st); }
 
 void detail::keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept {
   for (int i = 0; i < 4; ++i) keccak_f1600_scalar(st[i]);
 }
 
-// 4-way dispatch: AVX2 when the CPU has it (checked per call: a cached CPUID read, so tests can
-// force the portable path), scalar otherwise.
-void keccak_f1600_x4(std::uint64_t st[4][25]) noexcept {
+namespace detail {
+namespace {
+// The scalar 4-way backend on interleaved states: gather each state, permute, scatter.
+void x4i_permute_scalar(std::uint64_t st[25][4]) noexcept {
+  for (int j = 0; j < 4; ++j) {
+    std::uint64_t s[25];
+    for (int i = 0; i < 25; ++i) s[i] = st[i][j];
+    keccak_f1600_scalar(s);
+    for (int i = 0; i < 25; ++i) st[i][j] = s[i];
+  }
+}
+void x4i_squeeze_scalar(std::uint64_t st[25][4], std::uint8_t* const out[4], std::size_t rate_lanes,
+                        std::size_t nblocks) noexcept {
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    x4i_permute_scalar(st);
+    for (int j = 0; j < 4; ++j)
+      for (std::size_t i = 0; i < rate_lanes; ++i) std::memcpy(out[j] + 8 * (rate_lanes * b + i), &st[i][j], 8);
+  }
+}
+}  // namespace
+const KeccakX4Backend kKeccakX4Scalar{"scalar", &x4i_permute_scalar, &x4i_squeeze_scalar};
+
+const KeccakX4Backend* keccak_x4_backend_avx512() noexcept {
+#if defined(PQSIG_HAVE_AVX512_BACKENDS)
+  // __builtin_cpu_supports also checks that the OS saves the AVX-512 register state (XCR0).
+  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  if (ok && cpu::has_avx2()) return &kKeccakX4Avx512;  // has_avx2() is false when forced portable
+#endif
+  return nullptr;
+}
+const KeccakX4Backend* keccak_x4_backend_avx2() noexcept {
 #if defined(PQSIG_HAVE_AVX2_BACKENDS)
-  if (cpu::has_avx2()) {
-    detail::keccak_f1600_x4_avx2(st);
+  if (cpu::has_avx2()) return &kKeccakX4Avx2;
+#endif
+  return nullptr;
+}
+const KeccakX4Backend& keccak_x4_backend() noexcept {
+  if (const KeccakX4Backend* b = keccak_x4_backend_avx512()) return *b;
+  if (const KeccakX4Backend* b = keccak_x4_backend_avx2()) return *b;
+  return kKeccakX4Scalar;
+}
+}  // namespace detail
+
+// 4-way permutation on four states stored one after another: interleaved for the vector
+// backends (the Shake128x4 / Shake256x4 classes keep their states interleaved and skip this).
+void keccak_f1600_x4(std::uint64_t st[4][25]) noexcept {
+  const detail::KeccakX4Backend& be = detail::keccak_x4_backend();
+  if (&be == &detail::kKeccakX4Scalar) {
+    detail::keccak_f1600_x4_scalar(st);
     return;
   }
-#endif
-  detail::keccak_f1600_x4_scalar(st);
+  alignas(32) std::uint64_t t[25][4];
+  for (int i = 0; i < 25; ++i)
+    for (int j = 0; j < 4; ++j) t[i][j] = st[j][i];
+  be.permute(t);
+  for (int i = 0; i < 25; ++i)
+    for (int j = 0; j < 4; ++j) st[j][i] = t[i][j];
 }
 
 void Keccak::reset() noexcept {
@@ -188,28 +234,27 @@ void Keccak::squeeze_blocks(std::uint8_t* out, std::size_t nblocks) noexcept {
 }
 
 namespace {
+// FIPS 202 Algorithm 8 (SPONGE) lines 1–6 for four equal-length inputs, states interleaved.
 template <std::size_t kRate>
-void x4_absorb_once(std::uint64_t st[4][25], const std::uint8_t* in[4], std::size_t len) noexcept {
+void x4_absorb_once(std::uint64_t st[25][4], const std::uint8_t* in[4], std::size_t len) noexcept {
   std::memset(st, 0, sizeof(std::uint64_t) * 100);
   std::size_t off = 0;
-  while (len - off >= kRate) {
-    for (int j = 0; j < 4; ++j)
-      for (std::size_t i = 0; i < kRate / 8; ++i) st[j][i] ^= load64(in[j] + off + 8 * i);
-    keccak_f1600_x4(st);
-    off += kRate;
+  if (len >= kRate) {
+    const detail::KeccakX4Backend& be = detail::keccak_x4_backend();
+    while (len - off >= kRate) {
+      for (std::size_t i = 0; i < kRate / 8; ++i)
+        for (int j = 0; j < 4; ++j) st[i][j] ^= load64(in[j] + off + 8 * i);
+      be.permute(st);
+      off += kRate;
+    }
   }
+  const std::size_t rem = len - off;
   for (int j = 0; j < 4; ++j) {
-    auto* s = reinterpret_cast<std::uint8_t*>(st[j]);
-    for (std::size_t i = 0; i < len - off; ++i) s[i] ^= in[j][off + i];
-    s[len - off] ^= 0x1F;
-    s[kRate - 1] ^= 0x80;
-  }
-}
-template <std::size_t kRate>
-void x4_squeeze_blocks(std::uint64_t st[4][25], std::uint8_t* out[4], std::size_t nblocks) noexcept {
-  for (std::size_t b = 0; b < nblocks; ++b) {
-    keccak_f1600_x4(st);
-    for (int j = 0; j < 4; ++j) std::memcpy(out[j] + b * kRate, st[j], kRate);
+    std::uint8_t last[kRate] = {};  // pad10*1 with the SHAKE suffix (FIPS 202 §6.2, §B.2)
+    std::memcpy(last, in[j] + off, rem);
+    last[rem] ^= 0x1F;
+    last[kRate - 1] ^= 0x80;
+    for (std::size_t i = 0; i < kRate / 8; ++i) st[i][j] ^= load64(last + 8 * i);
   }
 }
 }  // namespace
@@ -218,13 +263,13 @@ void Shake128x4::absorb_once(const std::uint8_t* in[4], std::size_t len) noexcep
   x4_absorb_once<kShake128Rate>(st_, in, len);
 }
 void Shake128x4::squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexcept {
-  x4_squeeze_blocks<kShake128Rate>(st_, out, nblocks);
+  detail::keccak_x4_backend().squeeze(st_, out, kShake128Rate / 8, nblocks);
 }
 void Shake256x4::absorb_once(const std::uint8_t* in[4], std::size_t len) noexcept {
   x4_absorb_once<kShake256Rate>(st_, in, len);
 }
 void Shake256x4::squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexcept {
-  x4_squeeze_blocks<kShake256Rate>(st_, out, nblocks);
+  detail::keccak_x4_backend().squeeze(st_, out, kShake256Rate / 8, nblocks);
 }
 
 void shake128(mut_byte_span out, byte_span in) noexcept {

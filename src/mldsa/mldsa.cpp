@@ -9,6 +9,7 @@
 // No heap allocation: all state lives in fixed-size work structs on the stack, wiped on return.
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cstring>
 
 #include "common/ct.hpp"
@@ -145,28 +146,30 @@ struct Impl {
 
   // ------------------------------------------------------------------ sampling (§7.3)
 
-  // FIPS 204, Algorithm 32: ExpandA(ρ) → Â, entries sampled four at a time (Shake128x4 seam).
+  // FIPS 204, Algorithm 32: ExpandA(ρ) → Â, entries sampled four at a time on the 4-way Keccak
+  // (the unused lanes of a last, partial group repeat its last entry into a spare polynomial).
   static void ExpandA(Poly (&A)[K][L], const uint8_t rho[32]) noexcept {
     constexpr int kTotal = K * L;
     constexpr size_t kBlocks = 5;  // 840 bytes = 280 candidates, enough for 256 with high probability
-    uint8_t in[4][34];
-    uint8_t buf[4][kBlocks * hash::kShake128Rate];
-    int e = 0;
-    for (; e + 4 <= kTotal; e += 4) {
+    alignas(32) uint8_t buf[4][kBlocks * hash::kShake128Rate];
+    Poly spare[3];
+    for (int e = 0; e < kTotal; e += 4) {
+      uint8_t in[4][34];
       const uint8_t* ins[4];
       uint8_t* outs[4];
       int32_t* dst[4];
       int ctr[4];
       for (int j = 0; j < 4; ++j) {
-        const int r = (e + j) / L, s = (e + j) % L;
+        const int idx = e + j < kTotal ? e + j : kTotal - 1;
+        const int r = idx / L, s = idx % L;
         std::memcpy(in[j], rho, 32);
         in[j][32] = static_cast<uint8_t>(s);  // ρ ‖ IntegerToBytes(s, 1) ‖ IntegerToBytes(r, 1)
         in[j][33] = static_cast<uint8_t>(r);
         ins[j] = in[j];
         outs[j] = buf[j];
-        dst[j] = A[r][s].c;
+        dst[j] = e + j < kTotal ? A[r][s].c : spare[j - 1].c;
       }
-      Shake128x4 x;
+      Shake128x4 x(false);  // ρ is public: no wipe
       x.absorb_once(ins, 34);
       x.squeeze_blocks(outs, kBlocks);
       bool more = false;
@@ -183,37 +186,25 @@ struct Impl {
         }
       }
     }
-    for (; e < kTotal; ++e) {
-      const int r = e / L, s = e % L;
-      std::memcpy(in[0], rho, 32);
-      in[0][32] = static_cast<uint8_t>(s);
-      in[0][33] = static_cast<uint8_t>(r);
-      Shake128 g;
-      g.absorb(in[0], 34);
-      g.squeeze_blocks(buf[0], kBlocks);
-      int ctr = RejNTTPoly(A[r][s].c, 0, buf[0], sizeof buf[0]);
-      while (ctr < kN) {
-        g.squeeze_blocks(buf[0], 1);
-        ctr = RejNTTPoly(A[r][s].c, ctr, buf[0], hash::kShake128Rate);
-      }
-    }
   }
 
-  // FIPS 204, Algorithm 33: ExpandS(ρ′) → (s1, s2), polynomials sampled four at a time.
+  // FIPS 204, Algorithm 33: ExpandS(ρ′) → (s1, s2), polynomials sampled four at a time
+  // (unused lanes of a last, partial group repeat its last polynomial into a spare one).
   static void ExpandS(Poly (&s1)[L], Poly (&s2)[K], const uint8_t rhop[64]) noexcept {
     constexpr int kTotal = K + L;
     constexpr size_t kBlocks = 2;
     uint8_t in[4][66];
-    uint8_t buf[4][kBlocks * hash::kShake256Rate];
-    auto target = [&](int r) -> int32_t* { return r < L ? s1[r].c : s2[r - L].c; };
-    int e = 0;
-    for (; e + 4 <= kTotal; e += 4) {
+    alignas(32) uint8_t buf[4][kBlocks * hash::kShake256Rate];
+    Poly spare[3];
+    auto target = [&](int r) -> int32_t* { return r < L ? s1[r].c : r < kTotal ? s2[r - L].c : spare[r - kTotal].c; };
+    for (int e = 0; e < kTotal; e += 4) {
       const uint8_t* ins[4];
       uint8_t* outs[4];
       int ctr[4];
       for (int j = 0; j < 4; ++j) {
+        const int idx = e + j < kTotal ? e + j : kTotal - 1;
         std::memcpy(in[j], rhop, 64);
-        in[j][64] = static_cast<uint8_t>(e + j);  // IntegerToBytes(r, 2)
+        in[j][64] = static_cast<uint8_t>(idx);  // IntegerToBytes(r, 2)
         in[j][65] = 0;
         ins[j] = in[j];
         outs[j] = buf[j];
@@ -235,56 +226,34 @@ struct Impl {
         }
       }
     }
-    for (; e < kTotal; ++e) {
-      std::memcpy(in[0], rhop, 64);
-      in[0][64] = static_cast<uint8_t>(e);
-      in[0][65] = 0;
-      Shake256 h;
-      h.absorb(in[0], 66);
-      h.squeeze_blocks(buf[0], kBlocks);
-      int ctr = RejBoundedPoly<ETA>(target(e), 0, buf[0], sizeof buf[0]);
-      while (ctr < kN) {
-        h.squeeze_blocks(buf[0], 1);
-        ctr = RejBoundedPoly<ETA>(target(e), ctr, buf[0], hash::kShake256Rate);
-      }
-    }
     secure_zero(in, sizeof in);
     secure_zero(buf, sizeof buf);
+    secure_zero(spare, sizeof spare);
   }
 
-  // FIPS 204, Algorithm 34: ExpandMask(ρ″, κ) → y, with BitUnpack(·, γ1 − 1, γ1).
+  // FIPS 204, Algorithm 34: ExpandMask(ρ″, κ) → y, with BitUnpack(·, γ1 − 1, γ1), four
+  // polynomials at a time (unused lanes of a last group are computed and discarded).
   static void ExpandMask(Poly (&y)[L], const uint8_t rhopp[64], int kappa) noexcept {
     constexpr size_t kBytes = 32 * kZBits;
     constexpr size_t kBlocks = (kBytes + hash::kShake256Rate - 1) / hash::kShake256Rate;
     uint8_t in[4][66];
-    uint8_t buf[4][kBlocks * hash::kShake256Rate];
-    auto unpack = [](const uint8_t* b, Poly& p) {
-      BitUnpack<kZBits>(b, p, [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
-    };
-    int r = 0;
-    for (; r + 4 <= L; r += 4) {
+    alignas(32) uint8_t buf[4][kBlocks * hash::kShake256Rate];
+    for (int r = 0; r < L; r += 4) {
       const uint8_t* ins[4];
       uint8_t* outs[4];
       for (int j = 0; j < 4; ++j) {
+        const int idx = r + j < L ? r + j : L - 1;
         std::memcpy(in[j], rhopp, 64);
-        in[j][64] = static_cast<uint8_t>(kappa + r + j);  // IntegerToBytes(κ + r, 2)
-        in[j][65] = static_cast<uint8_t>((kappa + r + j) >> 8);
+        in[j][64] = static_cast<uint8_t>(kappa + idx);  // IntegerToBytes(κ + r, 2)
+        in[j][65] = static_cast<uint8_t>((kappa + idx) >> 8);
         ins[j] = in[j];
         outs[j] = buf[j];
       }
       Shake256x4 x;
       x.absorb_once(ins, 66);
       x.squeeze_blocks(outs, kBlocks);
-      for (int j = 0; j < 4; ++j) unpack(buf[j], y[r + j]);
-    }
-    for (; r < L; ++r) {
-      std::memcpy(in[0], rhopp, 64);
-      in[0][64] = static_cast<uint8_t>(kappa + r);
-      in[0][65] = static_cast<uint8_t>((kappa + r) >> 8);
-      Shake256 h;
-      h.absorb(in[0], 66);
-      h.squeeze_blocks(buf[0], kBlocks);
-      unpack(buf[0], y[r]);
+      for (int j = 0; j < 4 && r + j < L; ++j)
+        BitUnpack<kZBits>(buf[j], y[r + j], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
     }
     secure_zero(in, sizeof in);
     secure_zero(buf, sizeof buf);
@@ -426,15 +395,31 @@ struct Impl {
 
   // ------------------------------------------------------------------ KeyGen
 
-  struct KeyGenWork {
+  /// A decoded secret key ready for signing: NTT(s1), NTT(s2), NTT(t0), K, tr (FIPS 204
+  /// Algorithm 7 lines 1–4) and Â (line 5). Kept on the stack by sign(), or in a
+  /// PreparedSigningKey. Â is public and sits last: wipe_secret() clears the fields before it.
+  struct SecretState {
+    Poly s1[L], s2[K], t0[K];  // NTT domain
+    uint8_t rho[32], key[32], tr[64];
     Poly A[K][L];
-    Poly s1[L], s1hat[L], s2[K], t[K], t1[K], t0[K];
+  };
+  static void wipe_secret(SecretState& s) noexcept { secure_zero(&s, offsetof(SecretState, A)); }
+  struct SecretWipe {
+    SecretState& s;
+    ~SecretWipe() { wipe_secret(s); }
+  };
+
+  struct KeyGenWork {
+    Poly s1[L], s2[K], t[K], t1[K], t0[K];
+    Poly s1hat[L];
     uint8_t seedbuf[128];  // ρ ‖ ρ′ ‖ K
     uint8_t tr[64];
   };
 
-  // FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(ξ).
-  static void KeyGen_internal(const uint8_t xi[32], uint8_t* pk, uint8_t* sk) noexcept {
+  // FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(ξ). Â and NTT(s1) are left in s; with
+  // `prepare` the rest of the signing state (NTT(s2), NTT(t0), ρ, K, tr) is filled in too, so a
+  // prepared key needs no second skDecode / ExpandA.
+  static void KeyGen_internal(const uint8_t xi[32], uint8_t* pk, uint8_t* sk, SecretState& s, bool prepare) noexcept {
     KeyGenWork w;
     ScopedWipe<KeyGenWork> wipe(w);
     {
@@ -449,37 +434,53 @@ struct Impl {
     const uint8_t* key = w.seedbuf + 96;
     // Declassified: ρ is published as the first 32 bytes of pk.
     CT_DECLASSIFY(w.seedbuf, 32);
-    ExpandA(w.A, rho);
+    ExpandA(s.A, rho);
     ExpandS(w.s1, w.s2, rhop);
     for (int i = 0; i < L; ++i) {
-      w.s1hat[i] = w.s1[i];
-      be().ntt(w.s1hat[i].c);
+      s.s1[i] = w.s1[i];
+      be().ntt(s.s1[i].c);
     }
-    ComputeT(w.t, w.A, w.s1hat, w.s2);
+    ComputeT(w.t, s.A, s.s1, w.s2);
     for (int i = 0; i < K; ++i)
       for (int j = 0; j < kN; ++j) Power2Round(w.t[i].c[j], w.t1[i].c[j], w.t0[i].c[j]);
     // Declassified: t1 is published in pk.
     CT_DECLASSIFY(w.t1, sizeof w.t1);
     pkEncode(pk, rho, w.t1);
-    Shake256 h;  // tr = H(pk, 64)
-    h.absorb(pk, kPk);
-    h.squeeze(w.tr, 64);
+    ComputeTr(pk, w.tr);  // tr = H(pk, 64)
     skEncode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
+    if (!prepare) return;
+    // FIPS 204, Algorithm 7 lines 1–4 from the values skDecode(sk) would return.
+    for (int i = 0; i < K; ++i) {
+      s.s2[i] = w.s2[i];
+      be().ntt(s.s2[i].c);
+      s.t0[i] = w.t0[i];
+      be().ntt(s.t0[i].c);
+    }
+    std::memcpy(s.rho, rho, 32);
+    std::memcpy(s.key, key, 32);
+    std::memcpy(s.tr, w.tr, 64);
+  }
+  static void KeyGen(const uint8_t xi[32], uint8_t* pk, uint8_t* sk) noexcept {
+    SecretState s;
+    SecretWipe wipe{s};
+    KeyGen_internal(xi, pk, sk, s, false);
   }
 
   // Checks an expanded secret key and recomputes its public key (see mldsa.hpp: sk_check).
   static bool CheckSecretKey(const uint8_t* sk, uint8_t* pk) noexcept {
     KeyGenWork w;
     ScopedWipe<KeyGenWork> wipe(w);
+    SecretState s;
+    SecretWipe wipe_s{s};
     uint8_t* rho = w.seedbuf;
     uint8_t* key = w.seedbuf + 96;
     uint32_t bad = skDecode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
-    ExpandA(w.A, rho);
+    ExpandA(s.A, rho);
     for (int i = 0; i < L; ++i) {
       w.s1hat[i] = w.s1[i];
       be().ntt(w.s1hat[i].c);
     }
-    ComputeT(w.t, w.A, w.s1hat, w.s2);
+    ComputeT(w.t, s.A, w.s1hat, w.s2);
     uint32_t diff = 0;
     for (int i = 0; i < K; ++i)
       for (int j = 0; j < kN; ++j) {
@@ -491,9 +492,7 @@ struct Impl {
     CT_DECLASSIFY(w.t1, sizeof w.t1);
     pkEncode(pk, rho, w.t1);
     uint8_t tr[64];
-    Shake256 h;
-    h.absorb(pk, kPk);
-    h.squeeze(tr, 64);
+    ComputeTr(pk, tr);
     diff |= ct::neq_mask(tr, w.tr, 64);
     uint32_t ok = ~ct::mask_nonzero_u32(bad | diff) & 1u;
     // Declassified: whether an imported key is well formed is not secret (it is rejected).
@@ -503,13 +502,6 @@ struct Impl {
 
   // ------------------------------------------------------------------ Sign
 
-  /// A decoded secret key ready for signing: Â and NTT(s1), NTT(s2), NTT(t0) (FIPS 204
-  /// Algorithm 7 lines 1–5), K and tr. Kept on the stack by sign(), or in a PreparedSigner.
-  struct SecretState {
-    Poly A[K][L];
-    Poly s1[L], s2[K], t0[K];  // NTT domain
-    uint8_t rho[32], key[32], tr[64];
-  };
   struct SignWork {
     Poly y[L], z[L];
     Poly w[K], r[K], ct0[K], h[K];
@@ -537,7 +529,7 @@ struct Impl {
   // Returns 1 on success, 0 if sk is malformed, −1 if the loop bound was hit.
   static int Sign_internal(const uint8_t* sk, const uint8_t mu[64], const uint8_t rnd[32], uint8_t* sig) noexcept {
     SecretState s;
-    ScopedWipe<SecretState> wipe(s);
+    SecretWipe wipe{s};
     if (!PrepareSecret(s, sk)) return 0;
     return SignCore(s, mu, rnd, sig);
   }
@@ -579,37 +571,48 @@ struct Impl {
       CT_DECLASSIFY(w.ctilde, kCtilde);
       SampleInBall(w.c, w.ctilde);
       be().ntt(w.c.c);
-      // z = y + NTT^-1(ĉ ∘ ŝ1)   (centered)
-      for (int i = 0; i < L; ++i) {
+      // Rejection checks (Algorithm 7 lines 23–28), each polynomial checked as soon as it is
+      // computed so a rejected attempt stops early. Declassified at each check: whether this
+      // polynomial exceeds its bound. As in the Dilithium reference code (poly_chknorm), which
+      // check and which polynomial rejects an attempt depends on that attempt's discarded mask y;
+      // no coefficient value or sign is revealed, and accepted signatures are independent of it.
+      uint32_t reject = 0;
+      // z = y + NTT^-1(ĉ ∘ ŝ1) (centered); ‖z‖∞ ≥ γ1 − β rejects.
+      for (int i = 0; i < L && !reject; ++i) {
         be().pointwise(w.z[i].c, w.c.c, s.s1[i].c);
         be().invntt(w.z[i].c);
-        for (int j = 0; j < kN; ++j) w.z[i].c[j] = center(w.y[i].c[j] + w.z[i].c[j]);
+        for (int j = 0; j < kN; ++j) {
+          w.z[i].c[j] = center(w.y[i].c[j] + w.z[i].c[j]);
+          reject |= abs_ge(w.z[i].c[j], G1 - BETA);
+        }
+        CT_DECLASSIFY(&reject, sizeof reject);
       }
-      // r = w − NTT^-1(ĉ ∘ ŝ2) in [0, q);  ct0 = NTT^-1(ĉ ∘ t̂0) (centered)
-      for (int i = 0; i < K; ++i) {
+      if (reject) continue;
+      // r = w − NTT^-1(ĉ ∘ ŝ2) in [0, q); ‖LowBits(r)‖∞ ≥ γ2 − β rejects.
+      for (int i = 0; i < K && !reject; ++i) {
         be().pointwise(w.r[i].c, w.c.c, s.s2[i].c);
         be().invntt(w.r[i].c);
-        for (int j = 0; j < kN; ++j) w.r[i].c[j] = freeze(w.w[i].c[j] - w.r[i].c[j]);
+        for (int j = 0; j < kN; ++j) {
+          w.r[i].c[j] = freeze(w.w[i].c[j] - w.r[i].c[j]);
+          reject |= abs_ge(Rnd::LowBits(w.r[i].c[j]), G2 - BETA);
+        }
+        CT_DECLASSIFY(&reject, sizeof reject);
+      }
+      if (reject) continue;
+      // ct0 = NTT^-1(ĉ ∘ t̂0) (centered); ‖ct0‖∞ ≥ γ2 or more than ω hints rejects.
+      uint32_t count = 0;
+      for (int i = 0; i < K; ++i) {
         be().pointwise(w.ct0[i].c, w.c.c, s.t0[i].c);
         be().invntt(w.ct0[i].c);
-        for (int j = 0; j < kN; ++j) w.ct0[i].c[j] = center(w.ct0[i].c[j]);
-      }
-      // Rejection checks, all evaluated without early exit:
-      //   ‖z‖∞ ≥ γ1 − β,  ‖LowBits(w − cs2)‖∞ ≥ γ2 − β,  ‖ct0‖∞ ≥ γ2,  #h > ω
-      uint32_t reject = 0;
-      for (int i = 0; i < L; ++i)
-        for (int j = 0; j < kN; ++j) reject |= abs_ge(w.z[i].c[j], G1 - BETA);
-      uint32_t count = 0;
-      for (int i = 0; i < K; ++i)
         for (int j = 0; j < kN; ++j) {
-          const int32_t rv = w.r[i].c[j], c0 = w.ct0[i].c[j];
-          reject |= abs_ge(Rnd::LowBits(rv), G2 - BETA);
+          const int32_t rv = w.r[i].c[j], c0 = center(w.ct0[i].c[j]);
           reject |= abs_ge(c0, G2);
           // h = MakeHint(−ct0, w − cs2 + ct0)
           const uint32_t hint = Rnd::MakeHint(freeze(rv + c0), rv);
           w.h[i].c[j] = static_cast<int32_t>(hint);
           count += hint;
         }
+      }
       reject |= static_cast<uint32_t>(OMEGA - static_cast<int32_t>(count)) >> 31;
       // Declassified: the accept/reject decision of the rejection loop (FIPS 204 §3.6.3; the
       // distribution of accepted signatures is independent of the secret key).
@@ -640,7 +643,8 @@ struct Impl {
     uint8_t w1enc[K * kPolyW1];
   };
 
-  static void PreparePublic(PublicState& p, const uint8_t* pk) noexcept {
+  // FIPS 204, Algorithm 8 lines 1, 5, 6: pkDecode, ExpandA, tr = H(pk) (tr only with `with_tr`).
+  static void PreparePublic(PublicState& p, const uint8_t* pk, bool with_tr = true) noexcept {
     uint8_t rho[32];
     pkDecode(pk, rho, p.t1);
     ExpandA(p.A, rho);
@@ -648,14 +652,14 @@ struct Impl {
       for (int j = 0; j < kN; ++j) p.t1[i].c[j] <<= kD;
       be().ntt(p.t1[i].c);
     }
-    ComputeTr(pk, p.tr);
+    if (with_tr) ComputeTr(pk, p.tr);
   }
 
   // FIPS 204, Algorithm 8: ML-DSA.Verify_internal(pk, M′, σ), from line 7 on (μ given).
   // 1 = valid, 0 = invalid (c̃ mismatch), −1 = malformed hint, −2 = z out of bound.
   static int Verify_internal(const uint8_t* pk, const uint8_t mu[64], const uint8_t* sig) noexcept {
     PublicState p;
-    PreparePublic(p, pk);
+    PreparePublic(p, pk, false);
     return VerifyCore(p, mu, sig);
   }
 
@@ -827,7 +831,7 @@ Status keygen_internal(Level lv, byte_span seed, mut_byte_span pk, mut_byte_span
   if (auto s = check_len("ML-DSA seed", seed.size(), kSeedBytes); !s) return s;
   if (auto s = check_len("ML-DSA public key buffer", pk.size(), p.pk_bytes); !s) return s;
   if (auto s = check_len("ML-DSA secret key buffer", sk.size(), p.sk_bytes); !s) return s;
-  dispatch(lv, [&](auto impl) { decltype(impl)::KeyGen_internal(seed.data(), pk.data(), sk.data()); });
+  dispatch(lv, [&](auto impl) { decltype(impl)::KeyGen(seed.data(), pk.data(), sk.data()); });
   return {};
 }
 
@@ -906,21 +910,39 @@ Status verify_mu(Level lv, byte_span pk, byte_span mu, byte_span sig) {
   return verify_result(dispatch(lv, [&](auto impl) { return decltype(impl)::Verify_internal(pk.data(), mu.data(), sig.data()); }));
 }
 
-// FIPS 204, Algorithm 8: ML-DSA.Verify_internal on M′.
+// FIPS 204, Algorithm 8: ML-DSA.Verify_internal on M′ (pk decoded and hashed once).
 Status verify_internal(Level lv, byte_span pk, byte_span mprime, byte_span sig) {
   if (auto s = check_level(lv); !s) return s;
-  if (auto s = check_len("ML-DSA public key", pk.size(), params(lv).pk_bytes); !s) return s;
-  std::uint8_t tr[kTrBytes], mu[kMuBytes];
-  dispatch(lv, [&](auto impl) { decltype(impl)::ComputeTr(pk.data(), tr); });
-  mu_from_tr(tr, nullptr, mprime, mu);
-  return verify_mu(lv, pk, byte_span(mu, kMuBytes), sig);
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA public key", pk.size(), p.pk_bytes); !s) return s;
+  if (auto s = check_len("ML-DSA signature", sig.size(), p.sig_bytes); !s) return s;
+  return verify_result(dispatch(lv, [&](auto impl) {
+    using I = decltype(impl);
+    typename I::PublicState st;
+    I::PreparePublic(st, pk.data());
+    std::uint8_t mu[kMuBytes];
+    mu_from_tr(st.tr, nullptr, mprime, mu);
+    return I::VerifyCore(st, mu, sig.data());
+  }));
 }
 
-// FIPS 204, Algorithm 3: ML-DSA.Verify, or Algorithm 5: HashML-DSA.Verify when opt.prehash is set.
+// FIPS 204, Algorithm 3: ML-DSA.Verify, or Algorithm 5: HashML-DSA.Verify when opt.prehash is set
+// (pk decoded, expanded and hashed once: tr = H(pk) serves μ and the check).
 Status verify(Level lv, byte_span pk, byte_span msg, byte_span sig, const Options& opt) {
-  std::uint8_t mu[kMuBytes];
-  if (auto s = external_mu(lv, pk, msg, mut_byte_span(mu, kMuBytes), opt); !s) return s;
-  return verify_mu(lv, pk, byte_span(mu, kMuBytes), sig);
+  if (auto s = check_level(lv); !s) return s;
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA public key", pk.size(), p.pk_bytes); !s) return s;
+  MPrime m;
+  if (auto s = format_mprime(m, msg, opt); !s) return s;
+  if (auto s = check_len("ML-DSA signature", sig.size(), p.sig_bytes); !s) return s;
+  return verify_result(dispatch(lv, [&](auto impl) {
+    using I = decltype(impl);
+    typename I::PublicState st;
+    I::PreparePublic(st, pk.data());
+    std::uint8_t mu[kMuBytes];
+    mu_from_tr(st.tr, &m, {}, mu);
+    return I::VerifyCore(st, mu, sig.data());
+  }));
 }
 
 // ---------------------------------------------------------------------- prepared keys
@@ -929,7 +951,7 @@ namespace {
 template <class I>
 void destroy_secret_state(void* p) noexcept {
   auto* s = static_cast<typename I::SecretState*>(p);
-  secure_zero(s, sizeof *s);
+  I::wipe_secret(*s);
   delete s;
 }
 template <class I>
@@ -946,6 +968,22 @@ Result<PreparedSigningKey> PreparedSigningKey::create(Level lv, byte_span sk) {
     Holder h(new typename I::SecretState, &destroy_secret_state<I>);
     if (!I::PrepareSecret(*static_cast<typename I::SecretState*>(h.get()), sk.data()))
       return Error{Errc::invalid_encoding, "ML-DSA secret key: s1/s2 coefficient out of range"};
+    return PreparedSigningKey(lv, std::move(h));
+  });
+}
+
+// FIPS 204, Algorithm 6 (KeyGen_internal), keeping the prepared signing state it computes.
+Result<PreparedSigningKey> PreparedSigningKey::keygen_internal(Level lv, byte_span seed, mut_byte_span pk,
+                                                               mut_byte_span sk) {
+  if (auto s = check_level(lv); !s) return s.error();
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA seed", seed.size(), kSeedBytes); !s) return s.error();
+  if (auto s = check_len("ML-DSA public key buffer", pk.size(), p.pk_bytes); !s) return s.error();
+  if (auto s = check_len("ML-DSA secret key buffer", sk.size(), p.sk_bytes); !s) return s.error();
+  return dispatch(lv, [&](auto impl) -> Result<PreparedSigningKey> {
+    using I = decltype(impl);
+    Holder h(new typename I::SecretState, &destroy_secret_state<I>);
+    I::KeyGen_internal(seed.data(), pk.data(), sk.data(), *static_cast<typename I::SecretState*>(h.get()), true);
     return PreparedSigningKey(lv, std::move(h));
   });
 }
