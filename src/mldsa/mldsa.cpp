@@ -42,18 +42,6 @@ constexpr int bitlen(uint32_t x) {
   return n;
 }
 
-/// Exact centered representative r mod± q in (−(q−1)/2, (q−1)/2] of any |a| < 2^31 − 2^22.
-inline int32_t center(int32_t a) noexcept {
-  int32_t f = freeze(a);
-  return f - ((((Q - 1) / 2) - f) >> 31 & Q);
-}
-/// 1 if |a| ≥ bound else 0 (a centered), constant time.
-inline uint32_t abs_ge(int32_t a, int32_t bound) noexcept {
-  const int32_t m = a >> 31;
-  const int32_t abs = (a ^ m) - m;
-  return static_cast<uint32_t>(bound - 1 - abs) >> 31;
-}
-
 // ---- FIPS 204, Algorithms 16–19: SimpleBitPack / BitPack / SimpleBitUnpack / BitUnpack
 // (bits little-endian within bytes, coefficient 0 first). `map` converts coefficient ↔ field value.
 template <int BITS, class F>
@@ -107,14 +95,15 @@ int RejBoundedPoly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept
       // Declassified: whether a uniformly random half-byte is rejected is independent of the
       // value of every accepted coefficient (rejection sampling leaks only the attempt count).
       CT_DECLASSIFY(&accept, sizeof accept);
-      if (accept) {
-        if constexpr (ETA == 2) {
-          const uint32_t q5 = (b * 205) >> 10;  // ⌊b/5⌋ for b < 15, no division
-          a[ctr++] = 2 - static_cast<int32_t>(b - 5 * q5);
-        } else {
-          a[ctr++] = 4 - static_cast<int32_t>(b);
-        }
+      // Branch-free: the candidate is always written at a[ctr] (ctr < 256 here) and kept only
+      // if accepted (no misprediction on the ~44% rejections of η = 4).
+      if constexpr (ETA == 2) {
+        const uint32_t q5 = (b * 205) >> 10;  // ⌊b/5⌋ for b < 15, no division
+        a[ctr] = 2 - static_cast<int32_t>(b - 5 * q5);
+      } else {
+        a[ctr] = 4 - static_cast<int32_t>(b);
       }
+      ctr += static_cast<int>(accept);
     }
   }
   return ctr;
@@ -331,9 +320,9 @@ struct Impl {
       BitUnpack<kD>(p, t0[i], [](uint32_t v) { return (1 << (kD - 1)) - static_cast<int32_t>(v); });
     return bad;
   }
-  // FIPS 204, Algorithm 28: w1Encode(w1) (one polynomial, from w in [0, q)).
-  static void w1Encode(uint8_t* out, const Poly& w) noexcept {
-    BitPack<kW1Bits>(out, w, [](int32_t v) { return Rnd::HighBits(v); });
+  // FIPS 204, Algorithm 28: w1Encode(w1) (one polynomial, w1 = HighBits already taken).
+  static void w1Encode(uint8_t* out, const Poly& w1) noexcept {
+    BitPack<kW1Bits>(out, w1, [](int32_t v) { return v; });
   }
   // FIPS 204, Algorithm 20: HintBitPack(h) (h public: the accepted hint).
   static void HintBitPack(uint8_t* y, const Poly (&h)[K]) noexcept {
@@ -383,6 +372,7 @@ struct Impl {
   // ------------------------------------------------------------------ helpers
 
   static const PolyBackend& be() noexcept { return poly_backend(); }
+  static const RoundBackend& rb() noexcept { return round_backend<G2>(); }
 
   // t = NTT^-1(Â ∘ ŝ1) + s2 in [0, q) (shared by KeyGen and the secret-key check).
   static void ComputeT(Poly (&t)[K], const Poly (&A)[K][L], const Poly (&s1hat)[L], const Poly (&s2)[K]) noexcept {
@@ -552,13 +542,13 @@ struct Impl {
         w.z[i] = w.y[i];
         be().ntt(w.z[i].c);
       }
+      // c̃ = H(μ ‖ w1Encode(w1), λ/4) with w1 = HighBits(w) (Algorithm 28, w1 staged in h)
       for (int i = 0; i < K; ++i) {
         be().pointwise_acc(w.w[i].c, s.A[i], w.z, L);
         be().invntt(w.w[i].c);
-        for (int j = 0; j < kN; ++j) w.w[i].c[j] = caddq(w.w[i].c[j]);
+        rb().caddq_highbits(w.w[i].c, w.h[i].c);
+        w1Encode(w.w1enc + i * kPolyW1, w.h[i]);
       }
-      // c̃ = H(μ ‖ w1Encode(w1), λ/4) with w1 = HighBits(w)
-      for (int i = 0; i < K; ++i) w1Encode(w.w1enc + i * kPolyW1, w.w[i]);
       {
         Shake256 h;
         h.absorb(mu, 64);
@@ -581,10 +571,7 @@ struct Impl {
       for (int i = 0; i < L && !reject; ++i) {
         be().pointwise(w.z[i].c, w.c.c, s.s1[i].c);
         be().invntt(w.z[i].c);
-        for (int j = 0; j < kN; ++j) {
-          w.z[i].c[j] = center(w.y[i].c[j] + w.z[i].c[j]);
-          reject |= abs_ge(w.z[i].c[j], G1 - BETA);
-        }
+        reject |= rb().z_finish(w.z[i].c, w.y[i].c, G1 - BETA);
         CT_DECLASSIFY(&reject, sizeof reject);
       }
       if (reject) continue;
@@ -592,10 +579,7 @@ struct Impl {
       for (int i = 0; i < K && !reject; ++i) {
         be().pointwise(w.r[i].c, w.c.c, s.s2[i].c);
         be().invntt(w.r[i].c);
-        for (int j = 0; j < kN; ++j) {
-          w.r[i].c[j] = freeze(w.w[i].c[j] - w.r[i].c[j]);
-          reject |= abs_ge(Rnd::LowBits(w.r[i].c[j]), G2 - BETA);
-        }
+        reject |= rb().r_finish(w.r[i].c, w.w[i].c, G2 - BETA);
         CT_DECLASSIFY(&reject, sizeof reject);
       }
       if (reject) continue;
@@ -604,14 +588,7 @@ struct Impl {
       for (int i = 0; i < K; ++i) {
         be().pointwise(w.ct0[i].c, w.c.c, s.t0[i].c);
         be().invntt(w.ct0[i].c);
-        for (int j = 0; j < kN; ++j) {
-          const int32_t rv = w.r[i].c[j], c0 = center(w.ct0[i].c[j]);
-          reject |= abs_ge(c0, G2);
-          // h = MakeHint(−ct0, w − cs2 + ct0)
-          const uint32_t hint = Rnd::MakeHint(freeze(rv + c0), rv);
-          w.h[i].c[j] = static_cast<int32_t>(hint);
-          count += hint;
-        }
+        count += rb().make_hints(w.h[i].c, w.ct0[i].c, w.r[i].c, &reject);  // h = MakeHint(−ct0, w − cs2 + ct0)
       }
       reject |= static_cast<uint32_t>(OMEGA - static_cast<int32_t>(count)) >> 31;
       // Declassified: the accept/reject decision of the rejection loop (FIPS 204 §3.6.3; the
@@ -679,9 +656,8 @@ struct Impl {
       be().pointwise_acc(w.w[i].c, p.A[i], w.z, L);
       for (int j = 0; j < kN; ++j) w.w[i].c[j] = reduce32(w.w[i].c[j] - w.tmp.c[j]);
       be().invntt(w.w[i].c);
-      for (int j = 0; j < kN; ++j)
-        w.w[i].c[j] = Rnd::UseHint(static_cast<uint32_t>(w.h[i].c[j]), caddq(w.w[i].c[j]));
-      BitPack<kW1Bits>(w.w1enc + i * kPolyW1, w.w[i], [](int32_t v) { return v; });
+      rb().use_hint(w.w[i].c, w.h[i].c);
+      w1Encode(w.w1enc + i * kPolyW1, w.w[i]);
     }
     Shake256 h;  // c̃′ = H(μ ‖ w1Encode(w1′), λ/4)
     h.absorb(mu, 64);
