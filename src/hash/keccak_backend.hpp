@@ -38,6 +38,13 @@ const KeccakX4Backend* keccak_x4_backend_avx512() noexcept;
 /// The AVX2 backend when compiled in and supported by this CPU (and not forced off), else nullptr.
 const KeccakX4Backend* keccak_x4_backend_avx2() noexcept;
 
+/// Single-state permutation, plane-by-plane form (portable), and the same code built for BMI1/2.
+/// keccak_f1600() dispatches to one of them; both are tested against keccak_f1600_scalar.
+void keccak_f1600_planes_generic(std::uint64_t st[25]) noexcept;
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+void keccak_f1600_planes_bmi2(std::uint64_t st[25]) noexcept;
+#endif
+
 /// The 4-way scalar fallback (one permutation after another), states one after another.
 void keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept;
 }  // namespace pqsig::hash::detail

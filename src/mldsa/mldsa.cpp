@@ -73,16 +73,6 @@ inline void BitUnpack(const uint8_t* in, Poly& p, F map) noexcept {
   }
 }
 
-// FIPS 204, Algorithm 14: CoeffFromThreeBytes, inside Algorithm 30: RejNTTPoly (public data).
-int RejNTTPoly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
-  for (size_t pos = 0; ctr < kN && pos + 3 <= len; pos += 3) {
-    const uint32_t t = static_cast<uint32_t>(buf[pos]) | static_cast<uint32_t>(buf[pos + 1]) << 8 |
-                       static_cast<uint32_t>(buf[pos + 2] & 0x7F) << 16;
-    if (t < static_cast<uint32_t>(Q)) a[ctr++] = static_cast<int32_t>(t);
-  }
-  return ctr;
-}
-
 // FIPS 204, Algorithm 15: CoeffFromHalfByte, inside Algorithm 31: RejBoundedPoly (secret data).
 template <int ETA>
 int RejBoundedPoly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
@@ -163,14 +153,14 @@ struct Impl {
       x.squeeze_blocks(outs, kBlocks);
       bool more = false;
       for (int j = 0; j < 4; ++j) {
-        ctr[j] = RejNTTPoly(dst[j], 0, buf[j], sizeof buf[j]);
+        ctr[j] = poly_backend().rej_ntt_poly(dst[j], 0, buf[j], sizeof buf[j]);
         more |= ctr[j] < kN;
       }
       while (more) {
         x.squeeze_blocks(outs, 1);
         more = false;
         for (int j = 0; j < 4; ++j) {
-          ctr[j] = RejNTTPoly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
+          ctr[j] = poly_backend().rej_ntt_poly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
           more |= ctr[j] < kN;
         }
       }

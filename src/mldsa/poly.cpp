@@ -51,7 +51,21 @@ void MultiplyNTT_acc_scalar(std::int32_t c[kN], const Poly* a, const Poly* b, in
   }
 }
 
-constexpr PolyBackend kScalar{"scalar", &NTT_scalar, &NTT_inverse_scalar, &MultiplyNTT_scalar, &MultiplyNTT_acc_scalar};
+}  // namespace
+
+// FIPS 204, Algorithm 14: CoeffFromThreeBytes, inside Algorithm 30: RejNTTPoly (public data).
+int RejNTTPoly_scalar(std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept {
+  for (std::size_t pos = 0; ctr < kN && pos + 3 <= len; pos += 3) {
+    const std::uint32_t t = static_cast<std::uint32_t>(buf[pos]) | static_cast<std::uint32_t>(buf[pos + 1]) << 8 |
+                            static_cast<std::uint32_t>(buf[pos + 2] & 0x7F) << 16;
+    if (t < static_cast<std::uint32_t>(Q)) a[ctr++] = static_cast<std::int32_t>(t);
+  }
+  return ctr;
+}
+
+namespace {
+constexpr PolyBackend kScalar{"scalar", &NTT_scalar, &NTT_inverse_scalar, &MultiplyNTT_scalar, &MultiplyNTT_acc_scalar,
+                               &RejNTTPoly_scalar};
 
 }  // namespace
 

@@ -80,3 +80,33 @@ void compare_round_backends() {
 
 TEST(MldsaRounding, Avx2MatchesScalarGamma2Q88) { compare_round_backends<(kQ - 1) / 88>(); }
 TEST(MldsaRounding, Avx2MatchesScalarGamma2Q32) { compare_round_backends<(kQ - 1) / 32>(); }
+
+#include "mldsa/poly.hpp"
+
+// RejNTTPoly (FIPS 204 Algorithm 30): the AVX2 loop against the scalar one on random buffers with
+// many rejected candidates, every start counter class and lengths that are not multiples of 24.
+TEST(MldsaRounding, RejNTTPolyAvx2MatchesScalar) {
+  const detail::PolyBackend* avx = detail::poly_backend_avx2();
+  if (!avx) GTEST_SKIP() << "no AVX2 backend on this build / CPU";
+  std::mt19937 rng(kSeed);
+  std::printf("seed %u\n", kSeed);
+  for (int iter = 0; iter < 2000; ++iter) {
+    std::uint8_t buf[840];
+    const std::uint32_t reject_rate = rng() % 4;  // 0: natural rate; else force many ≥ q candidates
+    for (std::size_t i = 0; i < sizeof buf; ++i) buf[i] = static_cast<std::uint8_t>(rng());
+    if (reject_rate)
+      for (std::size_t i = 2; i < sizeof buf; i += 3)
+        if (rng() % (8 * reject_rate) == 0) {
+          buf[i] |= 0x7F;  // 0x7FE0xx ≥ q = 0x7FE001 except 0x7FE000
+          buf[i - 1] |= 0xE0;
+        }
+    const std::size_t len = iter % 3 == 0 ? sizeof buf : 1 + rng() % sizeof buf;
+    const int start = iter % 5 == 0 ? 0 : static_cast<int>(rng() % kN);
+    alignas(32) std::int32_t a[kN], b[kN];
+    for (int j = 0; j < kN; ++j) a[j] = b[j] = -1;
+    const int ca = detail::RejNTTPoly_scalar(a, start, buf, len);
+    const int cb = avx->rej_ntt_poly(b, start, buf, len);
+    ASSERT_EQ(ca, cb) << iter;
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << iter;
+  }
+}
