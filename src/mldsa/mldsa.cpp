@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 #include "common/ct.hpp"
 #include "mldsa/poly.hpp"
@@ -44,34 +45,38 @@ constexpr int bitlen(uint32_t x) {
 
 // ---- FIPS 204, Algorithms 16–19: SimpleBitPack / BitPack / SimpleBitUnpack / BitUnpack
 // (bits little-endian within bytes, coefficient 0 first). `map` converts coefficient ↔ field value.
+// Coefficients go in groups of G, the smallest count whose G·BITS bits are whole bytes; a group
+// is assembled in one 64-bit (or 128-bit) integer and moved with one memcpy.
+constexpr int pack_group(int bits) {
+  int g = 1;
+  while ((g * bits) % 8 != 0) ++g;
+  return g;
+}
+template <int BITS>
+using PackWord = std::conditional_t<(pack_group(BITS) * BITS <= 64), uint64_t, unsigned __int128>;
+
 template <int BITS, class F>
 inline void BitPack(uint8_t* out, const Poly& p, F map) noexcept {
-  uint64_t acc = 0;
-  int n = 0;
-  for (int i = 0; i < kN; ++i) {
-    acc |= static_cast<uint64_t>(static_cast<uint32_t>(map(p.c[i]))) << n;
-    n += BITS;
-    while (n >= 8) {
-      *out++ = static_cast<uint8_t>(acc);
-      acc >>= 8;
-      n -= 8;
-    }
+  constexpr int G = pack_group(BITS), kBytes = G * BITS / 8;
+  using W = PackWord<BITS>;
+  for (int i = 0; i < kN; i += G, out += kBytes) {
+    W acc = 0;
+    for (int k = 0; k < G; ++k) acc |= static_cast<W>(static_cast<uint32_t>(map(p.c[i + k]))) << (k * BITS);
+    std::memcpy(out, &acc, kBytes);  // little-endian (x86-64, see keccak.cpp)
   }
 }
 template <int BITS, class F>
 inline void BitUnpack(const uint8_t* in, Poly& p, F map) noexcept {
-  uint64_t acc = 0;
-  int n = 0;
-  for (int i = 0; i < kN; ++i) {
-    while (n < BITS) {
-      acc |= static_cast<uint64_t>(*in++) << n;
-      n += 8;
-    }
-    p.c[i] = map(static_cast<uint32_t>(acc & ((uint64_t{1} << BITS) - 1)));
-    acc >>= BITS;
-    n -= BITS;
+  constexpr int G = pack_group(BITS), kBytes = G * BITS / 8;
+  using W = PackWord<BITS>;
+  constexpr W kMask = (W{1} << BITS) - 1;
+  for (int i = 0; i < kN; i += G, in += kBytes) {
+    W acc = 0;
+    std::memcpy(&acc, in, kBytes);
+    for (int k = 0; k < G; ++k) p.c[i + k] = map(static_cast<uint32_t>((acc >> (k * BITS)) & kMask));
   }
 }
+static_assert(kN % pack_group(13) == 0 && kN % pack_group(18) == 0 && kN % pack_group(3) == 0);
 
 // FIPS 204, Algorithm 15: CoeffFromHalfByte, inside Algorithm 31: RejBoundedPoly (secret data).
 template <int ETA>
