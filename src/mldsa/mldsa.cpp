@@ -78,39 +78,6 @@ inline void BitUnpack(const uint8_t* in, Poly& p, F map) noexcept {
 }
 static_assert(kN % pack_group(13) == 0 && kN % pack_group(18) == 0 && kN % pack_group(3) == 0);
 
-// FIPS 204, Algorithm 15: CoeffFromHalfByte, inside Algorithm 31: RejBoundedPoly (secret data).
-template <int ETA>
-int RejBoundedPoly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
-  static_assert(ETA == 2 || ETA == 4);
-  for (size_t pos = 0; ctr < kN && pos < len; ++pos) {
-    const uint32_t z[2] = {buf[pos] & 15u, static_cast<uint32_t>(buf[pos] >> 4)};
-    for (int h = 0; h < 2 && ctr < kN; ++h) {
-      const uint32_t b = z[h];
-      uint32_t accept = ct::mask_lt_u32(b, ETA == 2 ? 15u : 9u) & 1u;
-      // Declassified: whether a uniformly random half-byte is rejected is independent of the
-      // value of every accepted coefficient (rejection sampling leaks only the attempt count).
-      CT_DECLASSIFY(&accept, sizeof accept);
-      // Branch-free: the candidate is always written at a[ctr] (ctr < 256 here) and kept only
-      // if accepted (no misprediction on the ~44% rejections of η = 4).
-      if constexpr (ETA == 2) {
-        const uint32_t q5 = (b * 205) >> 10;  // ⌊b/5⌋ for b < 15, no division
-        a[ctr] = 2 - static_cast<int32_t>(b - 5 * q5);
-      } else {
-        a[ctr] = 4 - static_cast<int32_t>(b);
-      }
-      ctr += static_cast<int>(accept);
-    }
-  }
-  return ctr;
-}
-
-constexpr bool check_div5() {
-  for (uint32_t b = 0; b < 15; ++b)
-    if (((b * 205) >> 10) != b / 5) return false;
-  return true;
-}
-static_assert(check_div5());
-
 template <const Params& P>
 struct Impl {
   static constexpr int K = P.k, L = P.l, ETA = P.eta, TAU = P.tau, BETA = P.beta, OMEGA = P.omega;
@@ -198,14 +165,14 @@ struct Impl {
       x.squeeze_blocks(outs, kBlocks);
       bool more = false;
       for (int j = 0; j < 4; ++j) {
-        ctr[j] = RejBoundedPoly<ETA>(target(e + j), 0, buf[j], sizeof buf[j]);
+        ctr[j] = poly_backend().rej_bounded_poly(ETA, target(e + j), 0, buf[j], sizeof buf[j]);
         more |= ctr[j] < kN;
       }
       while (more) {
         x.squeeze_blocks(outs, 1);
         more = false;
         for (int j = 0; j < 4; ++j) {
-          ctr[j] = RejBoundedPoly<ETA>(target(e + j), ctr[j], buf[j], hash::kShake256Rate);
+          ctr[j] = poly_backend().rej_bounded_poly(ETA, target(e + j), ctr[j], buf[j], hash::kShake256Rate);
           more |= ctr[j] < kN;
         }
       }
