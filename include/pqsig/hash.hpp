@@ -15,7 +15,7 @@ namespace pqsig::hash {
 /// FIPS 202 §3: the Keccak-f[1600] permutation on 25 lanes. Dispatches at run time to the
 /// best available backend (scalar reference today).
 void keccak_f1600(std::uint64_t st[25]) noexcept;
-/// Four independent permutations at once (the seam for a 4-way AVX2 backend; the scalar
+/// Four independent permutations at once (AVX-512VL or AVX2 when the CPU has it; the scalar
 /// fallback runs them one after another). Callers that can batch (ExpandA, SampleNTT)
 /// should use Shake128x4 / Shake256x4 below.
 void keccak_f1600_x4(std::uint64_t st[4][25]) noexcept;
@@ -62,26 +62,43 @@ struct Sha3_512 : Keccak { Sha3_512() noexcept : Keccak(72, 0x06) {} };
 constexpr std::size_t kShake128Rate = 168;
 constexpr std::size_t kShake256Rate = 136;
 
-/// Four SHAKE instances driven in lock-step (same input lengths). Uses keccak_f1600_x4.
+/// Four SHAKE instances driven in lock-step (same input lengths), on the 4-way Keccak backend
+/// chosen at run time (AVX-512VL, AVX2 or scalar). The four states stay interleaved lane by
+/// lane between calls. Construct with wipe = false when every input is public (e.g. ExpandA's ρ)
+/// to skip wiping the 800-byte state on destruction.
 class Shake128x4 {
  public:
+  Shake128x4() noexcept = default;
+  explicit Shake128x4(bool wipe) noexcept : wipe_(wipe) {}
+  Shake128x4(const Shake128x4&) = delete;
+  Shake128x4& operator=(const Shake128x4&) = delete;
   /// Absorb four equal-length inputs and finalize.
   void absorb_once(const std::uint8_t* in[4], std::size_t len) noexcept;
   /// Squeeze nblocks blocks of 168 bytes into each of out[0..3].
   void squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexcept;
-  ~Shake128x4() { secure_zero(st_, sizeof st_); }
+  ~Shake128x4() {
+    if (wipe_) secure_zero(st_, sizeof st_);
+  }
 
  private:
-  std::uint64_t st_[4][25]{};
+  alignas(32) std::uint64_t st_[25][4];  // lane i of instance j at st_[i][j]; set by absorb_once
+  bool wipe_ = true;
 };
 class Shake256x4 {
  public:
+  Shake256x4() noexcept = default;
+  explicit Shake256x4(bool wipe) noexcept : wipe_(wipe) {}
+  Shake256x4(const Shake256x4&) = delete;
+  Shake256x4& operator=(const Shake256x4&) = delete;
   void absorb_once(const std::uint8_t* in[4], std::size_t len) noexcept;
   void squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexcept;
-  ~Shake256x4() { secure_zero(st_, sizeof st_); }
+  ~Shake256x4() {
+    if (wipe_) secure_zero(st_, sizeof st_);
+  }
 
  private:
-  std::uint64_t st_[4][25]{};
+  alignas(32) std::uint64_t st_[25][4];
+  bool wipe_ = true;
 };
 
 // One-shot helpers.

@@ -93,24 +93,229 @@ void keccak_f1600_scalar(std::uint64_t A[25]) noexcept {
   A[20] = a20; A[21] = a21; A[22] = a22; A[23] = a23; A[24] = a24;
 }
 
-// Run-time dispatch point. Only the scalar backend exists today; a SIMD backend registers
-// here after a CPU-feature check, and tests compare it against keccak_f1600_scalar.
-void keccak_f1600(std::uint64_t st[25]) noexcept { keccak_f1600_scalar(st); }
+namespace {
+inline std::uint64_t andn(std::uint64_t b, std::uint64_t c) noexcept { return ~b & c; }
+
+// FIPS 202 §3.3 Keccak-p[1600, 24], plane by plane: each output row's five B lanes are formed
+// (θ, ρ, π) and consumed by χ at once, two rounds per iteration alternating between A and E, so
+// fewer values are live than in the reference above (less register spilling). Same result.
+__attribute__((always_inline)) inline void keccak_f1600_planes(std::uint64_t st[25]) noexcept {
+  std::uint64_t A[25], E[25];
+  std::memcpy(A, st, sizeof A);
+  for (int round = 0; round < 24; round += 2) {
+    {
+      const std::uint64_t c0 = A[0] ^ A[5] ^ A[10] ^ A[15] ^ A[20];
+      const std::uint64_t c1 = A[1] ^ A[6] ^ A[11] ^ A[16] ^ A[21];
+      const std::uint64_t c2 = A[2] ^ A[7] ^ A[12] ^ A[17] ^ A[22];
+      const std::uint64_t c3 = A[3] ^ A[8] ^ A[13] ^ A[18] ^ A[23];
+      const std::uint64_t c4 = A[4] ^ A[9] ^ A[14] ^ A[19] ^ A[24];
+      const std::uint64_t d0 = c4 ^ rol(c1, 1);
+      const std::uint64_t d1 = c0 ^ rol(c2, 1);
+      const std::uint64_t d2 = c1 ^ rol(c3, 1);
+      const std::uint64_t d3 = c2 ^ rol(c4, 1);
+      const std::uint64_t d4 = c3 ^ rol(c0, 1);
+      const std::uint64_t b00 = (A[0] ^ d0);
+      const std::uint64_t b01 = rol(A[6] ^ d1, 44);
+      const std::uint64_t b02 = rol(A[12] ^ d2, 43);
+      const std::uint64_t b03 = rol(A[18] ^ d3, 21);
+      const std::uint64_t b04 = rol(A[24] ^ d4, 14);
+      E[0] = b00 ^ andn(b01, b02) ^ kRC[round];
+      E[1] = b01 ^ andn(b02, b03);
+      E[2] = b02 ^ andn(b03, b04);
+      E[3] = b03 ^ andn(b04, b00);
+      E[4] = b04 ^ andn(b00, b01);
+      const std::uint64_t b10 = rol(A[3] ^ d3, 28);
+      const std::uint64_t b11 = rol(A[9] ^ d4, 20);
+      const std::uint64_t b12 = rol(A[10] ^ d0, 3);
+      const std::uint64_t b13 = rol(A[16] ^ d1, 45);
+      const std::uint64_t b14 = rol(A[22] ^ d2, 61);
+      E[5] = b10 ^ andn(b11, b12);
+      E[6] = b11 ^ andn(b12, b13);
+      E[7] = b12 ^ andn(b13, b14);
+      E[8] = b13 ^ andn(b14, b10);
+      E[9] = b14 ^ andn(b10, b11);
+      const std::uint64_t b20 = rol(A[1] ^ d1, 1);
+      const std::uint64_t b21 = rol(A[7] ^ d2, 6);
+      const std::uint64_t b22 = rol(A[13] ^ d3, 25);
+      const std::uint64_t b23 = rol(A[19] ^ d4, 8);
+      const std::uint64_t b24 = rol(A[20] ^ d0, 18);
+      E[10] = b20 ^ andn(b21, b22);
+      E[11] = b21 ^ andn(b22, b23);
+      E[12] = b22 ^ andn(b23, b24);
+      E[13] = b23 ^ andn(b24, b20);
+      E[14] = b24 ^ andn(b20, b21);
+      const std::uint64_t b30 = rol(A[4] ^ d4, 27);
+      const std::uint64_t b31 = rol(A[5] ^ d0, 36);
+      const std::uint64_t b32 = rol(A[11] ^ d1, 10);
+      const std::uint64_t b33 = rol(A[17] ^ d2, 15);
+      const std::uint64_t b34 = rol(A[23] ^ d3, 56);
+      E[15] = b30 ^ andn(b31, b32);
+      E[16] = b31 ^ andn(b32, b33);
+      E[17] = b32 ^ andn(b33, b34);
+      E[18] = b33 ^ andn(b34, b30);
+      E[19] = b34 ^ andn(b30, b31);
+      const std::uint64_t b40 = rol(A[2] ^ d2, 62);
+      const std::uint64_t b41 = rol(A[8] ^ d3, 55);
+      const std::uint64_t b42 = rol(A[14] ^ d4, 39);
+      const std::uint64_t b43 = rol(A[15] ^ d0, 41);
+      const std::uint64_t b44 = rol(A[21] ^ d1, 2);
+      E[20] = b40 ^ andn(b41, b42);
+      E[21] = b41 ^ andn(b42, b43);
+      E[22] = b42 ^ andn(b43, b44);
+      E[23] = b43 ^ andn(b44, b40);
+      E[24] = b44 ^ andn(b40, b41);
+    }
+    {
+      const std::uint64_t c0 = E[0] ^ E[5] ^ E[10] ^ E[15] ^ E[20];
+      const std::uint64_t c1 = E[1] ^ E[6] ^ E[11] ^ E[16] ^ E[21];
+      const std::uint64_t c2 = E[2] ^ E[7] ^ E[12] ^ E[17] ^ E[22];
+      const std::uint64_t c3 = E[3] ^ E[8] ^ E[13] ^ E[18] ^ E[23];
+      const std::uint64_t c4 = E[4] ^ E[9] ^ E[14] ^ E[19] ^ E[24];
+      const std::uint64_t d0 = c4 ^ rol(c1, 1);
+      const std::uint64_t d1 = c0 ^ rol(c2, 1);
+      const std::uint64_t d2 = c1 ^ rol(c3, 1);
+      const std::uint64_t d3 = c2 ^ rol(c4, 1);
+      const std::uint64_t d4 = c3 ^ rol(c0, 1);
+      const std::uint64_t b00 = (E[0] ^ d0);
+      const std::uint64_t b01 = rol(E[6] ^ d1, 44);
+      const std::uint64_t b02 = rol(E[12] ^ d2, 43);
+      const std::uint64_t b03 = rol(E[18] ^ d3, 21);
+      const std::uint64_t b04 = rol(E[24] ^ d4, 14);
+      A[0] = b00 ^ andn(b01, b02) ^ kRC[round + 1];
+      A[1] = b01 ^ andn(b02, b03);
+      A[2] = b02 ^ andn(b03, b04);
+      A[3] = b03 ^ andn(b04, b00);
+      A[4] = b04 ^ andn(b00, b01);
+      const std::uint64_t b10 = rol(E[3] ^ d3, 28);
+      const std::uint64_t b11 = rol(E[9] ^ d4, 20);
+      const std::uint64_t b12 = rol(E[10] ^ d0, 3);
+      const std::uint64_t b13 = rol(E[16] ^ d1, 45);
+      const std::uint64_t b14 = rol(E[22] ^ d2, 61);
+      A[5] = b10 ^ andn(b11, b12);
+      A[6] = b11 ^ andn(b12, b13);
+      A[7] = b12 ^ andn(b13, b14);
+      A[8] = b13 ^ andn(b14, b10);
+      A[9] = b14 ^ andn(b10, b11);
+      const std::uint64_t b20 = rol(E[1] ^ d1, 1);
+      const std::uint64_t b21 = rol(E[7] ^ d2, 6);
+      const std::uint64_t b22 = rol(E[13] ^ d3, 25);
+      const std::uint64_t b23 = rol(E[19] ^ d4, 8);
+      const std::uint64_t b24 = rol(E[20] ^ d0, 18);
+      A[10] = b20 ^ andn(b21, b22);
+      A[11] = b21 ^ andn(b22, b23);
+      A[12] = b22 ^ andn(b23, b24);
+      A[13] = b23 ^ andn(b24, b20);
+      A[14] = b24 ^ andn(b20, b21);
+      const std::uint64_t b30 = rol(E[4] ^ d4, 27);
+      const std::uint64_t b31 = rol(E[5] ^ d0, 36);
+      const std::uint64_t b32 = rol(E[11] ^ d1, 10);
+      const std::uint64_t b33 = rol(E[17] ^ d2, 15);
+      const std::uint64_t b34 = rol(E[23] ^ d3, 56);
+      A[15] = b30 ^ andn(b31, b32);
+      A[16] = b31 ^ andn(b32, b33);
+      A[17] = b32 ^ andn(b33, b34);
+      A[18] = b33 ^ andn(b34, b30);
+      A[19] = b34 ^ andn(b30, b31);
+      const std::uint64_t b40 = rol(E[2] ^ d2, 62);
+      const std::uint64_t b41 = rol(E[8] ^ d3, 55);
+      const std::uint64_t b42 = rol(E[14] ^ d4, 39);
+      const std::uint64_t b43 = rol(E[15] ^ d0, 41);
+      const std::uint64_t b44 = rol(E[21] ^ d1, 2);
+      A[20] = b40 ^ andn(b41, b42);
+      A[21] = b41 ^ andn(b42, b43);
+      A[22] = b42 ^ andn(b43, b44);
+      A[23] = b43 ^ andn(b44, b40);
+      A[24] = b44 ^ andn(b40, b41);
+    }
+  }
+
+  std::memcpy(st, A, sizeof A);
+}
+}  // namespace
+
+void detail::keccak_f1600_planes_generic(std::uint64_t st[25]) noexcept { keccak_f1600_planes(st); }
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+// The same code compiled with BMI1/BMI2 (andn for χ, rorx for the rotations), chosen at run time.
+__attribute__((target("bmi,bmi2"))) void detail::keccak_f1600_planes_bmi2(std::uint64_t st[25]) noexcept {
+  keccak_f1600_planes(st);
+}
+#endif
+
+namespace {
+using KeccakFn = void (*)(std::uint64_t*) noexcept;
+KeccakFn select_keccak() noexcept {
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+  static const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+  if (bmi && cpu::has_bmi2()) return &detail::keccak_f1600_planes_bmi2;  // has_bmi2(): false when forced portable
+#endif
+  return &detail::keccak_f1600_planes_generic;
+}
+}  // namespace
+
+// Run-time dispatch point for the single-state permutation.
+void keccak_f1600(std::uint64_t st[25]) noexcept { select_keccak()(st); }
 
 void detail::keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept {
   for (int i = 0; i < 4; ++i) keccak_f1600_scalar(st[i]);
 }
 
-// 4-way dispatch: AVX2 when the CPU has it (checked per call: a cached CPUID read, so tests can
-// force the portable path), scalar otherwise.
-void keccak_f1600_x4(std::uint64_t st[4][25]) noexcept {
+namespace detail {
+namespace {
+// The scalar 4-way backend on interleaved states: gather each state, permute, scatter.
+void x4i_permute_scalar(std::uint64_t st[25][4]) noexcept {
+  for (int j = 0; j < 4; ++j) {
+    std::uint64_t s[25];
+    for (int i = 0; i < 25; ++i) s[i] = st[i][j];
+    keccak_f1600_scalar(s);
+    for (int i = 0; i < 25; ++i) st[i][j] = s[i];
+  }
+}
+void x4i_squeeze_scalar(std::uint64_t st[25][4], std::uint8_t* const out[4], std::size_t rate_lanes,
+                        std::size_t nblocks) noexcept {
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    x4i_permute_scalar(st);
+    for (int j = 0; j < 4; ++j)
+      for (std::size_t i = 0; i < rate_lanes; ++i) std::memcpy(out[j] + 8 * (rate_lanes * b + i), &st[i][j], 8);
+  }
+}
+}  // namespace
+const KeccakX4Backend kKeccakX4Scalar{"scalar", &x4i_permute_scalar, &x4i_squeeze_scalar};
+
+const KeccakX4Backend* keccak_x4_backend_avx512() noexcept {
+#if defined(PQSIG_HAVE_AVX512_BACKENDS)
+  // __builtin_cpu_supports also checks that the OS saves the AVX-512 register state (XCR0).
+  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  if (ok && cpu::has_avx2()) return &kKeccakX4Avx512;  // has_avx2() is false when forced portable
+#endif
+  return nullptr;
+}
+const KeccakX4Backend* keccak_x4_backend_avx2() noexcept {
 #if defined(PQSIG_HAVE_AVX2_BACKENDS)
-  if (cpu::has_avx2()) {
-    detail::keccak_f1600_x4_avx2(st);
+  if (cpu::has_avx2()) return &kKeccakX4Avx2;
+#endif
+  return nullptr;
+}
+const KeccakX4Backend& keccak_x4_backend() noexcept {
+  if (const KeccakX4Backend* b = keccak_x4_backend_avx512()) return *b;
+  if (const KeccakX4Backend* b = keccak_x4_backend_avx2()) return *b;
+  return kKeccakX4Scalar;
+}
+}  // namespace detail
+
+// 4-way permutation on four states stored one after another: interleaved for the vector
+// backends (the Shake128x4 / Shake256x4 classes keep their states interleaved and skip this).
+void keccak_f1600_x4(std::uint64_t st[4][25]) noexcept {
+  const detail::KeccakX4Backend& be = detail::keccak_x4_backend();
+  if (&be == &detail::kKeccakX4Scalar) {
+    detail::keccak_f1600_x4_scalar(st);
     return;
   }
-#endif
-  detail::keccak_f1600_x4_scalar(st);
+  alignas(32) std::uint64_t t[25][4];
+  for (int i = 0; i < 25; ++i)
+    for (int j = 0; j < 4; ++j) t[i][j] = st[j][i];
+  be.permute(t);
+  for (int i = 0; i < 25; ++i)
+    for (int j = 0; j < 4; ++j) st[j][i] = t[i][j];
 }
 
 void Keccak::reset() noexcept {
@@ -188,28 +393,27 @@ void Keccak::squeeze_blocks(std::uint8_t* out, std::size_t nblocks) noexcept {
 }
 
 namespace {
+// FIPS 202 Algorithm 8 (SPONGE) lines 1–6 for four equal-length inputs, states interleaved.
 template <std::size_t kRate>
-void x4_absorb_once(std::uint64_t st[4][25], const std::uint8_t* in[4], std::size_t len) noexcept {
+void x4_absorb_once(std::uint64_t st[25][4], const std::uint8_t* in[4], std::size_t len) noexcept {
   std::memset(st, 0, sizeof(std::uint64_t) * 100);
   std::size_t off = 0;
-  while (len - off >= kRate) {
-    for (int j = 0; j < 4; ++j)
-      for (std::size_t i = 0; i < kRate / 8; ++i) st[j][i] ^= load64(in[j] + off + 8 * i);
-    keccak_f1600_x4(st);
-    off += kRate;
+  if (len >= kRate) {
+    const detail::KeccakX4Backend& be = detail::keccak_x4_backend();
+    while (len - off >= kRate) {
+      for (std::size_t i = 0; i < kRate / 8; ++i)
+        for (int j = 0; j < 4; ++j) st[i][j] ^= load64(in[j] + off + 8 * i);
+      be.permute(st);
+      off += kRate;
+    }
   }
+  const std::size_t rem = len - off;
   for (int j = 0; j < 4; ++j) {
-    auto* s = reinterpret_cast<std::uint8_t*>(st[j]);
-    for (std::size_t i = 0; i < len - off; ++i) s[i] ^= in[j][off + i];
-    s[len - off] ^= 0x1F;
-    s[kRate - 1] ^= 0x80;
-  }
-}
-template <std::size_t kRate>
-void x4_squeeze_blocks(std::uint64_t st[4][25], std::uint8_t* out[4], std::size_t nblocks) noexcept {
-  for (std::size_t b = 0; b < nblocks; ++b) {
-    keccak_f1600_x4(st);
-    for (int j = 0; j < 4; ++j) std::memcpy(out[j] + b * kRate, st[j], kRate);
+    std::uint8_t last[kRate] = {};  // pad10*1 with the SHAKE suffix (FIPS 202 §6.2, §B.2)
+    std::memcpy(last, in[j] + off, rem);
+    last[rem] ^= 0x1F;
+    last[kRate - 1] ^= 0x80;
+    for (std::size_t i = 0; i < kRate / 8; ++i) st[i][j] ^= load64(last + 8 * i);
   }
 }
 }  // namespace
@@ -218,13 +422,13 @@ void Shake128x4::absorb_once(const std::uint8_t* in[4], std::size_t len) noexcep
   x4_absorb_once<kShake128Rate>(st_, in, len);
 }
 void Shake128x4::squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexcept {
-  x4_squeeze_blocks<kShake128Rate>(st_, out, nblocks);
+  detail::keccak_x4_backend().squeeze(st_, out, kShake128Rate / 8, nblocks);
 }
 void Shake256x4::absorb_once(const std::uint8_t* in[4], std::size_t len) noexcept {
   x4_absorb_once<kShake256Rate>(st_, in, len);
 }
 void Shake256x4::squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexcept {
-  x4_squeeze_blocks<kShake256Rate>(st_, out, nblocks);
+  detail::keccak_x4_backend().squeeze(st_, out, kShake256Rate / 8, nblocks);
 }
 
 void shake128(mut_byte_span out, byte_span in) noexcept {

@@ -1,15 +1,50 @@
 // Internal: Keccak backends beside the scalar reference.
+//
+// The 4-way backends work on four states interleaved lane by lane (st[i][j] = lane i of state
+// j), the layout they keep in vector registers, so no per-permutation rearrangement is needed.
+// Squeezing whole blocks runs inside the backend: the state stays in registers across blocks.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #if !defined(PQSIG_PORTABLE) && (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
 #define PQSIG_HAVE_AVX2_BACKENDS 1
+#define PQSIG_HAVE_AVX512_BACKENDS 1
 #endif
 
 namespace pqsig::hash::detail {
+
+/// One 4-way backend: the permutation and "permute, then write the first rate_lanes lanes of
+/// each state to out[j] + 8·rate_lanes·b" for b < nblocks (FIPS 202 §4, Algorithm 8 lines 8–10).
+struct KeccakX4Backend {
+  const char* name;
+  void (*permute)(std::uint64_t st[25][4]) noexcept;
+  void (*squeeze)(std::uint64_t st[25][4], std::uint8_t* const out[4], std::size_t rate_lanes,
+                  std::size_t nblocks) noexcept;
+};
+
 #if defined(PQSIG_HAVE_AVX2_BACKENDS)
+extern const KeccakX4Backend kKeccakX4Avx2;
+extern const KeccakX4Backend kKeccakX4Avx512;
 void keccak_f1600_x4_avx2(std::uint64_t st[4][25]) noexcept;
 #endif
-/// The 4-way scalar fallback (one permutation after another).
+extern const KeccakX4Backend kKeccakX4Scalar;
+
+/// The backend selected at run time: AVX-512VL (native 64-bit rotates, ternary logic, 32
+/// registers) when the CPU has it, else AVX2, else scalar; cpu::force_portable selects scalar.
+const KeccakX4Backend& keccak_x4_backend() noexcept;
+/// The AVX-512VL backend when compiled in and supported by this CPU (and not forced off), else nullptr.
+const KeccakX4Backend* keccak_x4_backend_avx512() noexcept;
+/// The AVX2 backend when compiled in and supported by this CPU (and not forced off), else nullptr.
+const KeccakX4Backend* keccak_x4_backend_avx2() noexcept;
+
+/// Single-state permutation, plane-by-plane form (portable), and the same code built for BMI1/2.
+/// keccak_f1600() dispatches to one of them; both are tested against keccak_f1600_scalar.
+void keccak_f1600_planes_generic(std::uint64_t st[25]) noexcept;
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+void keccak_f1600_planes_bmi2(std::uint64_t st[25]) noexcept;
+#endif
+
+/// The 4-way scalar fallback (one permutation after another), states one after another.
 void keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept;
 }  // namespace pqsig::hash::detail

@@ -9,7 +9,9 @@
 // No heap allocation: all state lives in fixed-size work structs on the stack, wiped on return.
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cstring>
+#include <type_traits>
 
 #include "common/ct.hpp"
 #include "mldsa/poly.hpp"
@@ -41,90 +43,40 @@ constexpr int bitlen(uint32_t x) {
   return n;
 }
 
-/// Exact centered representative r mod± q in (−(q−1)/2, (q−1)/2] of any |a| < 2^31 − 2^22.
-inline int32_t center(int32_t a) noexcept {
-  int32_t f = freeze(a);
-  return f - ((((Q - 1) / 2) - f) >> 31 & Q);
-}
-/// 1 if |a| ≥ bound else 0 (a centered), constant time.
-inline uint32_t abs_ge(int32_t a, int32_t bound) noexcept {
-  const int32_t m = a >> 31;
-  const int32_t abs = (a ^ m) - m;
-  return static_cast<uint32_t>(bound - 1 - abs) >> 31;
-}
-
 // ---- FIPS 204, Algorithms 16–19: SimpleBitPack / BitPack / SimpleBitUnpack / BitUnpack
 // (bits little-endian within bytes, coefficient 0 first). `map` converts coefficient ↔ field value.
+// Coefficients go in groups of G, the smallest count whose G·BITS bits are whole bytes; a group
+// is assembled in one 64-bit (or 128-bit) integer and moved with one memcpy.
+constexpr int pack_group(int bits) {
+  int g = 1;
+  while ((g * bits) % 8 != 0) ++g;
+  return g;
+}
+template <int BITS>
+using PackWord = std::conditional_t<(pack_group(BITS) * BITS <= 64), uint64_t, unsigned __int128>;
+
 template <int BITS, class F>
 inline void BitPack(uint8_t* out, const Poly& p, F map) noexcept {
-  uint64_t acc = 0;
-  int n = 0;
-  for (int i = 0; i < kN; ++i) {
-    acc |= static_cast<uint64_t>(static_cast<uint32_t>(map(p.c[i]))) << n;
-    n += BITS;
-    while (n >= 8) {
-      *out++ = static_cast<uint8_t>(acc);
-      acc >>= 8;
-      n -= 8;
-    }
+  constexpr int G = pack_group(BITS), kBytes = G * BITS / 8;
+  using W = PackWord<BITS>;
+  for (int i = 0; i < kN; i += G, out += kBytes) {
+    W acc = 0;
+    for (int k = 0; k < G; ++k) acc |= static_cast<W>(static_cast<uint32_t>(map(p.c[i + k]))) << (k * BITS);
+    std::memcpy(out, &acc, kBytes);  // little-endian (x86-64, see keccak.cpp)
   }
 }
 template <int BITS, class F>
 inline void BitUnpack(const uint8_t* in, Poly& p, F map) noexcept {
-  uint64_t acc = 0;
-  int n = 0;
-  for (int i = 0; i < kN; ++i) {
-    while (n < BITS) {
-      acc |= static_cast<uint64_t>(*in++) << n;
-      n += 8;
-    }
-    p.c[i] = map(static_cast<uint32_t>(acc & ((uint64_t{1} << BITS) - 1)));
-    acc >>= BITS;
-    n -= BITS;
+  constexpr int G = pack_group(BITS), kBytes = G * BITS / 8;
+  using W = PackWord<BITS>;
+  constexpr W kMask = (W{1} << BITS) - 1;
+  for (int i = 0; i < kN; i += G, in += kBytes) {
+    W acc = 0;
+    std::memcpy(&acc, in, kBytes);
+    for (int k = 0; k < G; ++k) p.c[i + k] = map(static_cast<uint32_t>((acc >> (k * BITS)) & kMask));
   }
 }
-
-// FIPS 204, Algorithm 14: CoeffFromThreeBytes, inside Algorithm 30: RejNTTPoly (public data).
-int RejNTTPoly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
-  for (size_t pos = 0; ctr < kN && pos + 3 <= len; pos += 3) {
-    const uint32_t t = static_cast<uint32_t>(buf[pos]) | static_cast<uint32_t>(buf[pos + 1]) << 8 |
-                       static_cast<uint32_t>(buf[pos + 2] & 0x7F) << 16;
-    if (t < static_cast<uint32_t>(Q)) a[ctr++] = static_cast<int32_t>(t);
-  }
-  return ctr;
-}
-
-// FIPS 204, Algorithm 15: CoeffFromHalfByte, inside Algorithm 31: RejBoundedPoly (secret data).
-template <int ETA>
-int RejBoundedPoly(int32_t* a, int ctr, const uint8_t* buf, size_t len) noexcept {
-  static_assert(ETA == 2 || ETA == 4);
-  for (size_t pos = 0; ctr < kN && pos < len; ++pos) {
-    const uint32_t z[2] = {buf[pos] & 15u, static_cast<uint32_t>(buf[pos] >> 4)};
-    for (int h = 0; h < 2 && ctr < kN; ++h) {
-      const uint32_t b = z[h];
-      uint32_t accept = ct::mask_lt_u32(b, ETA == 2 ? 15u : 9u) & 1u;
-      // Declassified: whether a uniformly random half-byte is rejected is independent of the
-      // value of every accepted coefficient (rejection sampling leaks only the attempt count).
-      CT_DECLASSIFY(&accept, sizeof accept);
-      if (accept) {
-        if constexpr (ETA == 2) {
-          const uint32_t q5 = (b * 205) >> 10;  // ⌊b/5⌋ for b < 15, no division
-          a[ctr++] = 2 - static_cast<int32_t>(b - 5 * q5);
-        } else {
-          a[ctr++] = 4 - static_cast<int32_t>(b);
-        }
-      }
-    }
-  }
-  return ctr;
-}
-
-constexpr bool check_div5() {
-  for (uint32_t b = 0; b < 15; ++b)
-    if (((b * 205) >> 10) != b / 5) return false;
-  return true;
-}
-static_assert(check_div5());
+static_assert(kN % pack_group(13) == 0 && kN % pack_group(18) == 0 && kN % pack_group(3) == 0);
 
 template <const Params& P>
 struct Impl {
@@ -145,75 +97,65 @@ struct Impl {
 
   // ------------------------------------------------------------------ sampling (§7.3)
 
-  // FIPS 204, Algorithm 32: ExpandA(ρ) → Â, entries sampled four at a time (Shake128x4 seam).
+  // FIPS 204, Algorithm 32: ExpandA(ρ) → Â, entries sampled four at a time on the 4-way Keccak
+  // (the unused lanes of a last, partial group repeat its last entry into a spare polynomial).
   static void ExpandA(Poly (&A)[K][L], const uint8_t rho[32]) noexcept {
     constexpr int kTotal = K * L;
     constexpr size_t kBlocks = 5;  // 840 bytes = 280 candidates, enough for 256 with high probability
-    uint8_t in[4][34];
-    uint8_t buf[4][kBlocks * hash::kShake128Rate];
-    int e = 0;
-    for (; e + 4 <= kTotal; e += 4) {
+    alignas(32) uint8_t buf[4][kBlocks * hash::kShake128Rate];
+    Poly spare[3];
+    for (int e = 0; e < kTotal; e += 4) {
+      uint8_t in[4][34];
       const uint8_t* ins[4];
       uint8_t* outs[4];
       int32_t* dst[4];
       int ctr[4];
       for (int j = 0; j < 4; ++j) {
-        const int r = (e + j) / L, s = (e + j) % L;
+        const int idx = e + j < kTotal ? e + j : kTotal - 1;
+        const int r = idx / L, s = idx % L;
         std::memcpy(in[j], rho, 32);
         in[j][32] = static_cast<uint8_t>(s);  // ρ ‖ IntegerToBytes(s, 1) ‖ IntegerToBytes(r, 1)
         in[j][33] = static_cast<uint8_t>(r);
         ins[j] = in[j];
         outs[j] = buf[j];
-        dst[j] = A[r][s].c;
+        dst[j] = e + j < kTotal ? A[r][s].c : spare[j - 1].c;
       }
-      Shake128x4 x;
+      Shake128x4 x(false);  // ρ is public: no wipe
       x.absorb_once(ins, 34);
       x.squeeze_blocks(outs, kBlocks);
       bool more = false;
       for (int j = 0; j < 4; ++j) {
-        ctr[j] = RejNTTPoly(dst[j], 0, buf[j], sizeof buf[j]);
+        ctr[j] = poly_backend().rej_ntt_poly(dst[j], 0, buf[j], sizeof buf[j]);
         more |= ctr[j] < kN;
       }
       while (more) {
         x.squeeze_blocks(outs, 1);
         more = false;
         for (int j = 0; j < 4; ++j) {
-          ctr[j] = RejNTTPoly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
+          ctr[j] = poly_backend().rej_ntt_poly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
           more |= ctr[j] < kN;
         }
       }
     }
-    for (; e < kTotal; ++e) {
-      const int r = e / L, s = e % L;
-      std::memcpy(in[0], rho, 32);
-      in[0][32] = static_cast<uint8_t>(s);
-      in[0][33] = static_cast<uint8_t>(r);
-      Shake128 g;
-      g.absorb(in[0], 34);
-      g.squeeze_blocks(buf[0], kBlocks);
-      int ctr = RejNTTPoly(A[r][s].c, 0, buf[0], sizeof buf[0]);
-      while (ctr < kN) {
-        g.squeeze_blocks(buf[0], 1);
-        ctr = RejNTTPoly(A[r][s].c, ctr, buf[0], hash::kShake128Rate);
-      }
-    }
   }
 
-  // FIPS 204, Algorithm 33: ExpandS(ρ′) → (s1, s2), polynomials sampled four at a time.
+  // FIPS 204, Algorithm 33: ExpandS(ρ′) → (s1, s2), polynomials sampled four at a time
+  // (unused lanes of a last, partial group repeat its last polynomial into a spare one).
   static void ExpandS(Poly (&s1)[L], Poly (&s2)[K], const uint8_t rhop[64]) noexcept {
     constexpr int kTotal = K + L;
     constexpr size_t kBlocks = 2;
     uint8_t in[4][66];
-    uint8_t buf[4][kBlocks * hash::kShake256Rate];
-    auto target = [&](int r) -> int32_t* { return r < L ? s1[r].c : s2[r - L].c; };
-    int e = 0;
-    for (; e + 4 <= kTotal; e += 4) {
+    alignas(32) uint8_t buf[4][kBlocks * hash::kShake256Rate];
+    Poly spare[3];
+    auto target = [&](int r) -> int32_t* { return r < L ? s1[r].c : r < kTotal ? s2[r - L].c : spare[r - kTotal].c; };
+    for (int e = 0; e < kTotal; e += 4) {
       const uint8_t* ins[4];
       uint8_t* outs[4];
       int ctr[4];
       for (int j = 0; j < 4; ++j) {
+        const int idx = e + j < kTotal ? e + j : kTotal - 1;
         std::memcpy(in[j], rhop, 64);
-        in[j][64] = static_cast<uint8_t>(e + j);  // IntegerToBytes(r, 2)
+        in[j][64] = static_cast<uint8_t>(idx);  // IntegerToBytes(r, 2)
         in[j][65] = 0;
         ins[j] = in[j];
         outs[j] = buf[j];
@@ -223,68 +165,46 @@ struct Impl {
       x.squeeze_blocks(outs, kBlocks);
       bool more = false;
       for (int j = 0; j < 4; ++j) {
-        ctr[j] = RejBoundedPoly<ETA>(target(e + j), 0, buf[j], sizeof buf[j]);
+        ctr[j] = poly_backend().rej_bounded_poly(ETA, target(e + j), 0, buf[j], sizeof buf[j]);
         more |= ctr[j] < kN;
       }
       while (more) {
         x.squeeze_blocks(outs, 1);
         more = false;
         for (int j = 0; j < 4; ++j) {
-          ctr[j] = RejBoundedPoly<ETA>(target(e + j), ctr[j], buf[j], hash::kShake256Rate);
+          ctr[j] = poly_backend().rej_bounded_poly(ETA, target(e + j), ctr[j], buf[j], hash::kShake256Rate);
           more |= ctr[j] < kN;
         }
       }
     }
-    for (; e < kTotal; ++e) {
-      std::memcpy(in[0], rhop, 64);
-      in[0][64] = static_cast<uint8_t>(e);
-      in[0][65] = 0;
-      Shake256 h;
-      h.absorb(in[0], 66);
-      h.squeeze_blocks(buf[0], kBlocks);
-      int ctr = RejBoundedPoly<ETA>(target(e), 0, buf[0], sizeof buf[0]);
-      while (ctr < kN) {
-        h.squeeze_blocks(buf[0], 1);
-        ctr = RejBoundedPoly<ETA>(target(e), ctr, buf[0], hash::kShake256Rate);
-      }
-    }
     secure_zero(in, sizeof in);
     secure_zero(buf, sizeof buf);
+    secure_zero(spare, sizeof spare);
   }
 
-  // FIPS 204, Algorithm 34: ExpandMask(ρ″, κ) → y, with BitUnpack(·, γ1 − 1, γ1).
+  // FIPS 204, Algorithm 34: ExpandMask(ρ″, κ) → y, with BitUnpack(·, γ1 − 1, γ1), four
+  // polynomials at a time (unused lanes of a last group are computed and discarded).
   static void ExpandMask(Poly (&y)[L], const uint8_t rhopp[64], int kappa) noexcept {
     constexpr size_t kBytes = 32 * kZBits;
     constexpr size_t kBlocks = (kBytes + hash::kShake256Rate - 1) / hash::kShake256Rate;
     uint8_t in[4][66];
-    uint8_t buf[4][kBlocks * hash::kShake256Rate];
-    auto unpack = [](const uint8_t* b, Poly& p) {
-      BitUnpack<kZBits>(b, p, [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
-    };
-    int r = 0;
-    for (; r + 4 <= L; r += 4) {
+    alignas(32) uint8_t buf[4][kBlocks * hash::kShake256Rate];
+    for (int r = 0; r < L; r += 4) {
       const uint8_t* ins[4];
       uint8_t* outs[4];
       for (int j = 0; j < 4; ++j) {
+        const int idx = r + j < L ? r + j : L - 1;
         std::memcpy(in[j], rhopp, 64);
-        in[j][64] = static_cast<uint8_t>(kappa + r + j);  // IntegerToBytes(κ + r, 2)
-        in[j][65] = static_cast<uint8_t>((kappa + r + j) >> 8);
+        in[j][64] = static_cast<uint8_t>(kappa + idx);  // IntegerToBytes(κ + r, 2)
+        in[j][65] = static_cast<uint8_t>((kappa + idx) >> 8);
         ins[j] = in[j];
         outs[j] = buf[j];
       }
       Shake256x4 x;
       x.absorb_once(ins, 66);
       x.squeeze_blocks(outs, kBlocks);
-      for (int j = 0; j < 4; ++j) unpack(buf[j], y[r + j]);
-    }
-    for (; r < L; ++r) {
-      std::memcpy(in[0], rhopp, 64);
-      in[0][64] = static_cast<uint8_t>(kappa + r);
-      in[0][65] = static_cast<uint8_t>((kappa + r) >> 8);
-      Shake256 h;
-      h.absorb(in[0], 66);
-      h.squeeze_blocks(buf[0], kBlocks);
-      unpack(buf[0], y[r]);
+      for (int j = 0; j < 4 && r + j < L; ++j)
+        BitUnpack<kZBits>(buf[j], y[r + j], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
     }
     secure_zero(in, sizeof in);
     secure_zero(buf, sizeof buf);
@@ -362,9 +282,9 @@ struct Impl {
       BitUnpack<kD>(p, t0[i], [](uint32_t v) { return (1 << (kD - 1)) - static_cast<int32_t>(v); });
     return bad;
   }
-  // FIPS 204, Algorithm 28: w1Encode(w1) (one polynomial, from w in [0, q)).
-  static void w1Encode(uint8_t* out, const Poly& w) noexcept {
-    BitPack<kW1Bits>(out, w, [](int32_t v) { return Rnd::HighBits(v); });
+  // FIPS 204, Algorithm 28: w1Encode(w1) (one polynomial, w1 = HighBits already taken).
+  static void w1Encode(uint8_t* out, const Poly& w1) noexcept {
+    BitPack<kW1Bits>(out, w1, [](int32_t v) { return v; });
   }
   // FIPS 204, Algorithm 20: HintBitPack(h) (h public: the accepted hint).
   static void HintBitPack(uint8_t* y, const Poly (&h)[K]) noexcept {
@@ -414,6 +334,7 @@ struct Impl {
   // ------------------------------------------------------------------ helpers
 
   static const PolyBackend& be() noexcept { return poly_backend(); }
+  static const RoundBackend& rb() noexcept { return round_backend<G2>(); }
 
   // t = NTT^-1(Â ∘ ŝ1) + s2 in [0, q) (shared by KeyGen and the secret-key check).
   static void ComputeT(Poly (&t)[K], const Poly (&A)[K][L], const Poly (&s1hat)[L], const Poly (&s2)[K]) noexcept {
@@ -426,15 +347,31 @@ struct Impl {
 
   // ------------------------------------------------------------------ KeyGen
 
-  struct KeyGenWork {
+  /// A decoded secret key ready for signing: NTT(s1), NTT(s2), NTT(t0), K, tr (FIPS 204
+  /// Algorithm 7 lines 1–4) and Â (line 5). Kept on the stack by sign(), or in a
+  /// PreparedSigningKey. Â is public and sits last: wipe_secret() clears the fields before it.
+  struct SecretState {
+    Poly s1[L], s2[K], t0[K];  // NTT domain
+    uint8_t rho[32], key[32], tr[64];
     Poly A[K][L];
-    Poly s1[L], s1hat[L], s2[K], t[K], t1[K], t0[K];
+  };
+  static void wipe_secret(SecretState& s) noexcept { secure_zero(&s, offsetof(SecretState, A)); }
+  struct SecretWipe {
+    SecretState& s;
+    ~SecretWipe() { wipe_secret(s); }
+  };
+
+  struct KeyGenWork {
+    Poly s1[L], s2[K], t[K], t1[K], t0[K];
+    Poly s1hat[L];
     uint8_t seedbuf[128];  // ρ ‖ ρ′ ‖ K
     uint8_t tr[64];
   };
 
-  // FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(ξ).
-  static void KeyGen_internal(const uint8_t xi[32], uint8_t* pk, uint8_t* sk) noexcept {
+  // FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(ξ). Â and NTT(s1) are left in s; with
+  // `prepare` the rest of the signing state (NTT(s2), NTT(t0), ρ, K, tr) is filled in too, so a
+  // prepared key needs no second skDecode / ExpandA.
+  static void KeyGen_internal(const uint8_t xi[32], uint8_t* pk, uint8_t* sk, SecretState& s, bool prepare) noexcept {
     KeyGenWork w;
     ScopedWipe<KeyGenWork> wipe(w);
     {
@@ -449,37 +386,53 @@ struct Impl {
     const uint8_t* key = w.seedbuf + 96;
     // Declassified: ρ is published as the first 32 bytes of pk.
     CT_DECLASSIFY(w.seedbuf, 32);
-    ExpandA(w.A, rho);
+    ExpandA(s.A, rho);
     ExpandS(w.s1, w.s2, rhop);
     for (int i = 0; i < L; ++i) {
-      w.s1hat[i] = w.s1[i];
-      be().ntt(w.s1hat[i].c);
+      s.s1[i] = w.s1[i];
+      be().ntt(s.s1[i].c);
     }
-    ComputeT(w.t, w.A, w.s1hat, w.s2);
+    ComputeT(w.t, s.A, s.s1, w.s2);
     for (int i = 0; i < K; ++i)
       for (int j = 0; j < kN; ++j) Power2Round(w.t[i].c[j], w.t1[i].c[j], w.t0[i].c[j]);
     // Declassified: t1 is published in pk.
     CT_DECLASSIFY(w.t1, sizeof w.t1);
     pkEncode(pk, rho, w.t1);
-    Shake256 h;  // tr = H(pk, 64)
-    h.absorb(pk, kPk);
-    h.squeeze(w.tr, 64);
+    ComputeTr(pk, w.tr);  // tr = H(pk, 64)
     skEncode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
+    if (!prepare) return;
+    // FIPS 204, Algorithm 7 lines 1–4 from the values skDecode(sk) would return.
+    for (int i = 0; i < K; ++i) {
+      s.s2[i] = w.s2[i];
+      be().ntt(s.s2[i].c);
+      s.t0[i] = w.t0[i];
+      be().ntt(s.t0[i].c);
+    }
+    std::memcpy(s.rho, rho, 32);
+    std::memcpy(s.key, key, 32);
+    std::memcpy(s.tr, w.tr, 64);
+  }
+  static void KeyGen(const uint8_t xi[32], uint8_t* pk, uint8_t* sk) noexcept {
+    SecretState s;
+    SecretWipe wipe{s};
+    KeyGen_internal(xi, pk, sk, s, false);
   }
 
   // Checks an expanded secret key and recomputes its public key (see mldsa.hpp: sk_check).
   static bool CheckSecretKey(const uint8_t* sk, uint8_t* pk) noexcept {
     KeyGenWork w;
     ScopedWipe<KeyGenWork> wipe(w);
+    SecretState s;
+    SecretWipe wipe_s{s};
     uint8_t* rho = w.seedbuf;
     uint8_t* key = w.seedbuf + 96;
     uint32_t bad = skDecode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
-    ExpandA(w.A, rho);
+    ExpandA(s.A, rho);
     for (int i = 0; i < L; ++i) {
       w.s1hat[i] = w.s1[i];
       be().ntt(w.s1hat[i].c);
     }
-    ComputeT(w.t, w.A, w.s1hat, w.s2);
+    ComputeT(w.t, s.A, w.s1hat, w.s2);
     uint32_t diff = 0;
     for (int i = 0; i < K; ++i)
       for (int j = 0; j < kN; ++j) {
@@ -491,9 +444,7 @@ struct Impl {
     CT_DECLASSIFY(w.t1, sizeof w.t1);
     pkEncode(pk, rho, w.t1);
     uint8_t tr[64];
-    Shake256 h;
-    h.absorb(pk, kPk);
-    h.squeeze(tr, 64);
+    ComputeTr(pk, tr);
     diff |= ct::neq_mask(tr, w.tr, 64);
     uint32_t ok = ~ct::mask_nonzero_u32(bad | diff) & 1u;
     // Declassified: whether an imported key is well formed is not secret (it is rejected).
@@ -503,13 +454,6 @@ struct Impl {
 
   // ------------------------------------------------------------------ Sign
 
-  /// A decoded secret key ready for signing: Â and NTT(s1), NTT(s2), NTT(t0) (FIPS 204
-  /// Algorithm 7 lines 1–5), K and tr. Kept on the stack by sign(), or in a PreparedSigner.
-  struct SecretState {
-    Poly A[K][L];
-    Poly s1[L], s2[K], t0[K];  // NTT domain
-    uint8_t rho[32], key[32], tr[64];
-  };
   struct SignWork {
     Poly y[L], z[L];
     Poly w[K], r[K], ct0[K], h[K];
@@ -537,7 +481,7 @@ struct Impl {
   // Returns 1 on success, 0 if sk is malformed, −1 if the loop bound was hit.
   static int Sign_internal(const uint8_t* sk, const uint8_t mu[64], const uint8_t rnd[32], uint8_t* sig) noexcept {
     SecretState s;
-    ScopedWipe<SecretState> wipe(s);
+    SecretWipe wipe{s};
     if (!PrepareSecret(s, sk)) return 0;
     return SignCore(s, mu, rnd, sig);
   }
@@ -560,13 +504,13 @@ struct Impl {
         w.z[i] = w.y[i];
         be().ntt(w.z[i].c);
       }
+      // c̃ = H(μ ‖ w1Encode(w1), λ/4) with w1 = HighBits(w) (Algorithm 28, w1 staged in h)
       for (int i = 0; i < K; ++i) {
         be().pointwise_acc(w.w[i].c, s.A[i], w.z, L);
         be().invntt(w.w[i].c);
-        for (int j = 0; j < kN; ++j) w.w[i].c[j] = caddq(w.w[i].c[j]);
+        rb().caddq_highbits(w.w[i].c, w.h[i].c);
+        w1Encode(w.w1enc + i * kPolyW1, w.h[i]);
       }
-      // c̃ = H(μ ‖ w1Encode(w1), λ/4) with w1 = HighBits(w)
-      for (int i = 0; i < K; ++i) w1Encode(w.w1enc + i * kPolyW1, w.w[i]);
       {
         Shake256 h;
         h.absorb(mu, 64);
@@ -579,37 +523,35 @@ struct Impl {
       CT_DECLASSIFY(w.ctilde, kCtilde);
       SampleInBall(w.c, w.ctilde);
       be().ntt(w.c.c);
-      // z = y + NTT^-1(ĉ ∘ ŝ1)   (centered)
-      for (int i = 0; i < L; ++i) {
+      // Rejection checks (Algorithm 7 lines 23–28), each polynomial checked as soon as it is
+      // computed so a rejected attempt stops early. Declassified at each check: whether this
+      // polynomial exceeds its bound. As in the Dilithium reference code (poly_chknorm), which
+      // check and which polynomial rejects an attempt depends on that attempt's discarded mask y;
+      // no coefficient value or sign is revealed, and accepted signatures are independent of it.
+      uint32_t reject = 0;
+      // z = y + NTT^-1(ĉ ∘ ŝ1) (centered); ‖z‖∞ ≥ γ1 − β rejects.
+      for (int i = 0; i < L && !reject; ++i) {
         be().pointwise(w.z[i].c, w.c.c, s.s1[i].c);
         be().invntt(w.z[i].c);
-        for (int j = 0; j < kN; ++j) w.z[i].c[j] = center(w.y[i].c[j] + w.z[i].c[j]);
+        reject |= rb().z_finish(w.z[i].c, w.y[i].c, G1 - BETA);
+        CT_DECLASSIFY(&reject, sizeof reject);
       }
-      // r = w − NTT^-1(ĉ ∘ ŝ2) in [0, q);  ct0 = NTT^-1(ĉ ∘ t̂0) (centered)
-      for (int i = 0; i < K; ++i) {
+      if (reject) continue;
+      // r = w − NTT^-1(ĉ ∘ ŝ2) in [0, q); ‖LowBits(r)‖∞ ≥ γ2 − β rejects.
+      for (int i = 0; i < K && !reject; ++i) {
         be().pointwise(w.r[i].c, w.c.c, s.s2[i].c);
         be().invntt(w.r[i].c);
-        for (int j = 0; j < kN; ++j) w.r[i].c[j] = freeze(w.w[i].c[j] - w.r[i].c[j]);
+        reject |= rb().r_finish(w.r[i].c, w.w[i].c, G2 - BETA);
+        CT_DECLASSIFY(&reject, sizeof reject);
+      }
+      if (reject) continue;
+      // ct0 = NTT^-1(ĉ ∘ t̂0) (centered); ‖ct0‖∞ ≥ γ2 or more than ω hints rejects.
+      uint32_t count = 0;
+      for (int i = 0; i < K; ++i) {
         be().pointwise(w.ct0[i].c, w.c.c, s.t0[i].c);
         be().invntt(w.ct0[i].c);
-        for (int j = 0; j < kN; ++j) w.ct0[i].c[j] = center(w.ct0[i].c[j]);
+        count += rb().make_hints(w.h[i].c, w.ct0[i].c, w.r[i].c, &reject);  // h = MakeHint(−ct0, w − cs2 + ct0)
       }
-      // Rejection checks, all evaluated without early exit:
-      //   ‖z‖∞ ≥ γ1 − β,  ‖LowBits(w − cs2)‖∞ ≥ γ2 − β,  ‖ct0‖∞ ≥ γ2,  #h > ω
-      uint32_t reject = 0;
-      for (int i = 0; i < L; ++i)
-        for (int j = 0; j < kN; ++j) reject |= abs_ge(w.z[i].c[j], G1 - BETA);
-      uint32_t count = 0;
-      for (int i = 0; i < K; ++i)
-        for (int j = 0; j < kN; ++j) {
-          const int32_t rv = w.r[i].c[j], c0 = w.ct0[i].c[j];
-          reject |= abs_ge(Rnd::LowBits(rv), G2 - BETA);
-          reject |= abs_ge(c0, G2);
-          // h = MakeHint(−ct0, w − cs2 + ct0)
-          const uint32_t hint = Rnd::MakeHint(freeze(rv + c0), rv);
-          w.h[i].c[j] = static_cast<int32_t>(hint);
-          count += hint;
-        }
       reject |= static_cast<uint32_t>(OMEGA - static_cast<int32_t>(count)) >> 31;
       // Declassified: the accept/reject decision of the rejection loop (FIPS 204 §3.6.3; the
       // distribution of accepted signatures is independent of the secret key).
@@ -640,7 +582,8 @@ struct Impl {
     uint8_t w1enc[K * kPolyW1];
   };
 
-  static void PreparePublic(PublicState& p, const uint8_t* pk) noexcept {
+  // FIPS 204, Algorithm 8 lines 1, 5, 6: pkDecode, ExpandA, tr = H(pk) (tr only with `with_tr`).
+  static void PreparePublic(PublicState& p, const uint8_t* pk, bool with_tr = true) noexcept {
     uint8_t rho[32];
     pkDecode(pk, rho, p.t1);
     ExpandA(p.A, rho);
@@ -648,14 +591,14 @@ struct Impl {
       for (int j = 0; j < kN; ++j) p.t1[i].c[j] <<= kD;
       be().ntt(p.t1[i].c);
     }
-    ComputeTr(pk, p.tr);
+    if (with_tr) ComputeTr(pk, p.tr);
   }
 
   // FIPS 204, Algorithm 8: ML-DSA.Verify_internal(pk, M′, σ), from line 7 on (μ given).
   // 1 = valid, 0 = invalid (c̃ mismatch), −1 = malformed hint, −2 = z out of bound.
   static int Verify_internal(const uint8_t* pk, const uint8_t mu[64], const uint8_t* sig) noexcept {
     PublicState p;
-    PreparePublic(p, pk);
+    PreparePublic(p, pk, false);
     return VerifyCore(p, mu, sig);
   }
 
@@ -675,9 +618,8 @@ struct Impl {
       be().pointwise_acc(w.w[i].c, p.A[i], w.z, L);
       for (int j = 0; j < kN; ++j) w.w[i].c[j] = reduce32(w.w[i].c[j] - w.tmp.c[j]);
       be().invntt(w.w[i].c);
-      for (int j = 0; j < kN; ++j)
-        w.w[i].c[j] = Rnd::UseHint(static_cast<uint32_t>(w.h[i].c[j]), caddq(w.w[i].c[j]));
-      BitPack<kW1Bits>(w.w1enc + i * kPolyW1, w.w[i], [](int32_t v) { return v; });
+      rb().use_hint(w.w[i].c, w.h[i].c);
+      w1Encode(w.w1enc + i * kPolyW1, w.w[i]);
     }
     Shake256 h;  // c̃′ = H(μ ‖ w1Encode(w1′), λ/4)
     h.absorb(mu, 64);
@@ -827,7 +769,7 @@ Status keygen_internal(Level lv, byte_span seed, mut_byte_span pk, mut_byte_span
   if (auto s = check_len("ML-DSA seed", seed.size(), kSeedBytes); !s) return s;
   if (auto s = check_len("ML-DSA public key buffer", pk.size(), p.pk_bytes); !s) return s;
   if (auto s = check_len("ML-DSA secret key buffer", sk.size(), p.sk_bytes); !s) return s;
-  dispatch(lv, [&](auto impl) { decltype(impl)::KeyGen_internal(seed.data(), pk.data(), sk.data()); });
+  dispatch(lv, [&](auto impl) { decltype(impl)::KeyGen(seed.data(), pk.data(), sk.data()); });
   return {};
 }
 
@@ -906,21 +848,39 @@ Status verify_mu(Level lv, byte_span pk, byte_span mu, byte_span sig) {
   return verify_result(dispatch(lv, [&](auto impl) { return decltype(impl)::Verify_internal(pk.data(), mu.data(), sig.data()); }));
 }
 
-// FIPS 204, Algorithm 8: ML-DSA.Verify_internal on M′.
+// FIPS 204, Algorithm 8: ML-DSA.Verify_internal on M′ (pk decoded and hashed once).
 Status verify_internal(Level lv, byte_span pk, byte_span mprime, byte_span sig) {
   if (auto s = check_level(lv); !s) return s;
-  if (auto s = check_len("ML-DSA public key", pk.size(), params(lv).pk_bytes); !s) return s;
-  std::uint8_t tr[kTrBytes], mu[kMuBytes];
-  dispatch(lv, [&](auto impl) { decltype(impl)::ComputeTr(pk.data(), tr); });
-  mu_from_tr(tr, nullptr, mprime, mu);
-  return verify_mu(lv, pk, byte_span(mu, kMuBytes), sig);
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA public key", pk.size(), p.pk_bytes); !s) return s;
+  if (auto s = check_len("ML-DSA signature", sig.size(), p.sig_bytes); !s) return s;
+  return verify_result(dispatch(lv, [&](auto impl) {
+    using I = decltype(impl);
+    typename I::PublicState st;
+    I::PreparePublic(st, pk.data());
+    std::uint8_t mu[kMuBytes];
+    mu_from_tr(st.tr, nullptr, mprime, mu);
+    return I::VerifyCore(st, mu, sig.data());
+  }));
 }
 
-// FIPS 204, Algorithm 3: ML-DSA.Verify, or Algorithm 5: HashML-DSA.Verify when opt.prehash is set.
+// FIPS 204, Algorithm 3: ML-DSA.Verify, or Algorithm 5: HashML-DSA.Verify when opt.prehash is set
+// (pk decoded, expanded and hashed once: tr = H(pk) serves μ and the check).
 Status verify(Level lv, byte_span pk, byte_span msg, byte_span sig, const Options& opt) {
-  std::uint8_t mu[kMuBytes];
-  if (auto s = external_mu(lv, pk, msg, mut_byte_span(mu, kMuBytes), opt); !s) return s;
-  return verify_mu(lv, pk, byte_span(mu, kMuBytes), sig);
+  if (auto s = check_level(lv); !s) return s;
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA public key", pk.size(), p.pk_bytes); !s) return s;
+  MPrime m;
+  if (auto s = format_mprime(m, msg, opt); !s) return s;
+  if (auto s = check_len("ML-DSA signature", sig.size(), p.sig_bytes); !s) return s;
+  return verify_result(dispatch(lv, [&](auto impl) {
+    using I = decltype(impl);
+    typename I::PublicState st;
+    I::PreparePublic(st, pk.data());
+    std::uint8_t mu[kMuBytes];
+    mu_from_tr(st.tr, &m, {}, mu);
+    return I::VerifyCore(st, mu, sig.data());
+  }));
 }
 
 // ---------------------------------------------------------------------- prepared keys
@@ -929,7 +889,7 @@ namespace {
 template <class I>
 void destroy_secret_state(void* p) noexcept {
   auto* s = static_cast<typename I::SecretState*>(p);
-  secure_zero(s, sizeof *s);
+  I::wipe_secret(*s);
   delete s;
 }
 template <class I>
@@ -946,6 +906,22 @@ Result<PreparedSigningKey> PreparedSigningKey::create(Level lv, byte_span sk) {
     Holder h(new typename I::SecretState, &destroy_secret_state<I>);
     if (!I::PrepareSecret(*static_cast<typename I::SecretState*>(h.get()), sk.data()))
       return Error{Errc::invalid_encoding, "ML-DSA secret key: s1/s2 coefficient out of range"};
+    return PreparedSigningKey(lv, std::move(h));
+  });
+}
+
+// FIPS 204, Algorithm 6 (KeyGen_internal), keeping the prepared signing state it computes.
+Result<PreparedSigningKey> PreparedSigningKey::keygen_internal(Level lv, byte_span seed, mut_byte_span pk,
+                                                               mut_byte_span sk) {
+  if (auto s = check_level(lv); !s) return s.error();
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA seed", seed.size(), kSeedBytes); !s) return s.error();
+  if (auto s = check_len("ML-DSA public key buffer", pk.size(), p.pk_bytes); !s) return s.error();
+  if (auto s = check_len("ML-DSA secret key buffer", sk.size(), p.sk_bytes); !s) return s.error();
+  return dispatch(lv, [&](auto impl) -> Result<PreparedSigningKey> {
+    using I = decltype(impl);
+    Holder h(new typename I::SecretState, &destroy_secret_state<I>);
+    I::KeyGen_internal(seed.data(), pk.data(), sk.data(), *static_cast<typename I::SecretState*>(h.get()), true);
     return PreparedSigningKey(lv, std::move(h));
   });
 }

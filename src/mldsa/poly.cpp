@@ -3,6 +3,8 @@
 
 #include <array>
 
+#include "common/ct.hpp"
+
 namespace pqsig::mldsa::detail {
 namespace {
 
@@ -51,7 +53,59 @@ void MultiplyNTT_acc_scalar(std::int32_t c[kN], const Poly* a, const Poly* b, in
   }
 }
 
-constexpr PolyBackend kScalar{"scalar", &NTT_scalar, &NTT_inverse_scalar, &MultiplyNTT_scalar, &MultiplyNTT_acc_scalar};
+// FIPS 204, Algorithm 15: CoeffFromHalfByte, inside Algorithm 31: RejBoundedPoly (secret data).
+template <int ETA>
+int RejBoundedPoly(std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept {
+  static_assert(ETA == 2 || ETA == 4);
+  for (std::size_t pos = 0; ctr < kN && pos < len; ++pos) {
+    const std::uint32_t z[2] = {buf[pos] & 15u, static_cast<std::uint32_t>(buf[pos] >> 4)};
+    for (int h = 0; h < 2 && ctr < kN; ++h) {
+      const std::uint32_t b = z[h];
+      std::uint32_t accept = ct::mask_lt_u32(b, ETA == 2 ? 15u : 9u) & 1u;
+      // Declassified: whether a uniformly random half-byte is rejected is independent of the
+      // value of every accepted coefficient (rejection sampling leaks only the attempt count).
+      CT_DECLASSIFY(&accept, sizeof accept);
+      // Branch-free: the candidate is always written at a[ctr] (ctr < 256 here) and kept only
+      // if accepted (no misprediction on the ~44% rejections of η = 4).
+      if constexpr (ETA == 2) {
+        const std::uint32_t q5 = (b * 205) >> 10;  // ⌊b/5⌋ for b < 15, no division
+        a[ctr] = 2 - static_cast<std::int32_t>(b - 5 * q5);
+      } else {
+        a[ctr] = 4 - static_cast<std::int32_t>(b);
+      }
+      ctr += static_cast<int>(accept);
+    }
+  }
+  return ctr;
+}
+
+constexpr bool check_div5() {
+  for (std::uint32_t b = 0; b < 15; ++b)
+    if (((b * 205) >> 10) != b / 5) return false;
+  return true;
+}
+static_assert(check_div5());
+
+}  // namespace
+
+// FIPS 204, Algorithm 31 (RejBoundedPoly) inner loop, η = 2 or 4.
+int RejBoundedPoly_scalar(int eta, std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept {
+  return eta == 2 ? RejBoundedPoly<2>(a, ctr, buf, len) : RejBoundedPoly<4>(a, ctr, buf, len);
+}
+
+// FIPS 204, Algorithm 14: CoeffFromThreeBytes, inside Algorithm 30: RejNTTPoly (public data).
+int RejNTTPoly_scalar(std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept {
+  for (std::size_t pos = 0; ctr < kN && pos + 3 <= len; pos += 3) {
+    const std::uint32_t t = static_cast<std::uint32_t>(buf[pos]) | static_cast<std::uint32_t>(buf[pos + 1]) << 8 |
+                            static_cast<std::uint32_t>(buf[pos + 2] & 0x7F) << 16;
+    if (t < static_cast<std::uint32_t>(Q)) a[ctr++] = static_cast<std::int32_t>(t);
+  }
+  return ctr;
+}
+
+namespace {
+constexpr PolyBackend kScalar{"scalar", &NTT_scalar, &NTT_inverse_scalar, &MultiplyNTT_scalar, &MultiplyNTT_acc_scalar,
+                               &RejNTTPoly_scalar, &RejBoundedPoly_scalar};
 
 }  // namespace
 

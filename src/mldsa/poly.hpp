@@ -98,7 +98,20 @@ struct PolyBackend {
   /// c = Σ_j a[j]∘b[j]·2^-32 over n pairs (a, b are arrays of n polys), |c| < q.
   /// Requires Σ|a·b| < q·2^31 per coefficient (true for Â·ŷ with n ≤ 7).
   void (*pointwise_acc)(std::int32_t c[kN], const Poly* a, const Poly* b, int n) noexcept;
+  /// FIPS 204, Algorithm 30 (RejNTTPoly) inner loop with Algorithm 14 (CoeffFromThreeBytes): parse
+  /// 3-byte candidates of buf[0..len) into a[ctr..256) while ctr < 256, keeping those < q;
+  /// returns the new ctr. Public data only (the matrix Â).
+  int (*rej_ntt_poly)(std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept;
+  /// FIPS 204, Algorithm 31 (RejBoundedPoly) inner loop with Algorithm 15 (CoeffFromHalfByte),
+  /// η = 2 or 4: half-bytes of buf[0..len) into a[ctr..256); returns the new ctr. Secret data:
+  /// only the accept bit of each half-byte is declassified (it is independent of the kept values).
+  int (*rej_bounded_poly)(int eta, std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept;
 };
+
+/// The scalar RejBoundedPoly loop (η = 2 or 4; also the tail of the AVX2 one).
+int RejBoundedPoly_scalar(int eta, std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept;
+/// The scalar RejNTTPoly loop (also the tail of the AVX2 one).
+int RejNTTPoly_scalar(std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept;
 
 /// The backend selected at run time: AVX2 when the CPU has it (and neither PQSIG_PORTABLE nor
 /// cpu::force_portable is in effect), else the scalar reference.

@@ -2,7 +2,10 @@
 // Bit-identical to the scalar reference (same Montgomery arithmetic, eight lanes at a time);
 // selected at run time by CPUID, removed by PQSIG_PORTABLE, tested against the scalar code in
 // tests/mldsa (MldsaArith.Avx2MatchesScalar). Constant time: no data-dependent branches or indices.
+#include <cstring>
+
 #include "common/cpu.hpp"
+#include "common/ct.hpp"
 #include "mldsa/poly.hpp"
 
 #if !defined(PQSIG_PORTABLE) && (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
@@ -182,7 +185,94 @@ PQSIG_AVX2 void MultiplyNTT_acc_avx2(std::int32_t c[kN], const Poly* a, const Po
   }
 }
 
-constexpr PolyBackend kAvx2{"avx2", &NTT_avx2, &NTT_inverse_avx2, &MultiplyNTT_avx2, &MultiplyNTT_acc_avx2};
+// FIPS 204, Algorithm 30 (RejNTTPoly) with Algorithm 14, eight 3-byte candidates per step: each
+// candidate goes to a 32-bit lane (permute + byte shuffle), the top bit is cleared, and when all
+// eight are < q and fit they are stored at once; otherwise (≈0.8% of steps) those eight are
+// parsed by the scalar loop. Reads stay inside buf (32-byte loads only while pos + 32 ≤ len).
+// Public data only (Â), so branching on the accept mask is fine.
+PQSIG_AVX2 int RejNTTPoly_avx2(std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept {
+  const __m256i perm = _mm256_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0);
+  const __m256i shuf = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                        0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+  const __m256i mask = _mm256_set1_epi32(0x7FFFFF);
+  const __m256i q = _mm256_set1_epi32(Q);
+  std::size_t pos = 0;
+  while (ctr < kN && pos + 32 <= len) {
+    __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(buf + pos));
+    v = _mm256_permutevar8x32_epi32(v, perm);
+    v = _mm256_and_si256(_mm256_shuffle_epi8(v, shuf), mask);
+    const int good = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(q, v)));
+    if (good == 0xFF && ctr + 8 <= kN) {
+      store(a + ctr, v);
+      ctr += 8;
+    } else {
+      ctr = RejNTTPoly_scalar(a, ctr, buf + pos, 24);
+    }
+    pos += 24;
+  }
+  return RejNTTPoly_scalar(a, ctr, buf + pos, len - pos);
+}
+
+// Lane indices of the set bits of each 8-bit mask, in order (left-packing table for the
+// rejection samplers; indexed only by declassified accept masks).
+struct CompactTable {
+  alignas(8) std::uint8_t idx[256][8];
+};
+constexpr CompactTable make_compact_table() {
+  CompactTable t{};
+  for (int m = 0; m < 256; ++m) {
+    int k = 0;
+    for (int i = 0; i < 8; ++i)
+      if ((m >> i) & 1) t.idx[m][k++] = static_cast<std::uint8_t>(i);
+  }
+  return t;
+}
+constexpr CompactTable kCompact = make_compact_table();
+
+// FIPS 204, Algorithm 31 (RejBoundedPoly) with Algorithm 15 (CoeffFromHalfByte), eight half-bytes
+// (four bytes) per step: half-bytes to 32-bit lanes, accept = b < 15 (η = 2) or b < 9 (η = 4),
+// coefficients η − (b mod 5) or η − b, accepted lanes left-packed with a permutation from a table
+// indexed by the accept mask. The accept mask is declassified (as in the scalar loop: which
+// half-bytes are rejected is independent of the kept values); no other secret reaches a branch
+// or an index. Same output as RejBoundedPoly_scalar; its tail is finished by the scalar loop.
+template <int ETA>
+PQSIG_AVX2 int RejBoundedPoly_avx2(std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept {
+  const __m128i dup = _mm_setr_epi8(0, 0, 1, 1, 2, 2, 3, 3, -1, -1, -1, -1, -1, -1, -1, -1);
+  const __m256i shifts = _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
+  const __m256i nib = _mm256_set1_epi32(15);
+  const __m256i bound = _mm256_set1_epi32(ETA == 2 ? 15 : 9);
+  const __m256i eta = _mm256_set1_epi32(ETA);
+  std::size_t pos = 0;
+  while (ctr + 8 <= kN && pos + 4 <= len) {
+    std::uint32_t word;
+    std::memcpy(&word, buf + pos, 4);
+    __m256i v = _mm256_cvtepu8_epi32(_mm_shuffle_epi8(_mm_cvtsi32_si128(static_cast<int>(word)), dup));
+    v = _mm256_and_si256(_mm256_srlv_epi32(v, shifts), nib);  // b0 lo, b0 hi, b1 lo, ...
+    unsigned mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(bound, v))));
+    // Declassified: the accept bits of uniformly random half-bytes (see the scalar loop).
+    CT_DECLASSIFY(&mask, sizeof mask);
+    __m256i val;
+    if constexpr (ETA == 2) {
+      const __m256i q5 = _mm256_srli_epi32(_mm256_mullo_epi32(v, _mm256_set1_epi32(205)), 10);  // ⌊b/5⌋
+      val = _mm256_sub_epi32(eta, _mm256_sub_epi32(v, _mm256_mullo_epi32(q5, _mm256_set1_epi32(5))));
+    } else {
+      val = _mm256_sub_epi32(eta, v);
+    }
+    const __m256i perm =
+        _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kCompact.idx[mask])));
+    store(a + ctr, _mm256_permutevar8x32_epi32(val, perm));
+    ctr += __builtin_popcount(mask);
+    pos += 4;
+  }
+  return RejBoundedPoly_scalar(ETA, a, ctr, buf + pos, len - pos);
+}
+PQSIG_AVX2 int RejBoundedPoly_avx2_any(int eta, std::int32_t* a, int ctr, const std::uint8_t* buf,
+                                       std::size_t len) noexcept {
+  return eta == 2 ? RejBoundedPoly_avx2<2>(a, ctr, buf, len) : RejBoundedPoly_avx2<4>(a, ctr, buf, len);
+}
+
+constexpr PolyBackend kAvx2{"avx2", &NTT_avx2, &NTT_inverse_avx2, &MultiplyNTT_avx2, &MultiplyNTT_acc_avx2,
+                            &RejNTTPoly_avx2, &RejBoundedPoly_avx2_any};
 
 }  // namespace
 

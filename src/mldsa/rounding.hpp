@@ -66,4 +66,48 @@ struct Rounding {
   }
 };
 
+/// Exact centered representative r mod± q in (−(q−1)/2, (q−1)/2] of any |a| < 2^31 − 2^22.
+inline std::int32_t center(std::int32_t a) noexcept {
+  const std::int32_t f = freeze(a);
+  return f - ((((Q - 1) / 2) - f) >> 31 & Q);
+}
+/// 1 if |a| ≥ bound else 0 (a centered), constant time.
+inline std::uint32_t abs_ge(std::int32_t a, std::int32_t bound) noexcept {
+  const std::int32_t m = a >> 31;
+  const std::int32_t abs = (a ^ m) - m;
+  return static_cast<std::uint32_t>(bound - 1 - abs) >> 31;
+}
+
+/// The per-coefficient steps of Sign (FIPS 204 Algorithm 7 lines 12, 22–28) and Verify
+/// (Algorithm 8 line 10) over whole polynomials, one table per γ2. The scalar reference is
+/// round_backend_scalar<G2>(); an AVX2 table sits beside it (same results bit for bit, tested in
+/// tests/mldsa). Every function is constant time; the returned reject bits and hint counts are
+/// declassified by the caller.
+struct RoundBackend {
+  const char* name;
+  /// w ← w mod q in [0, q) (w = NTT^-1 output, |w| < q); w1 ← HighBits(w) (Algorithm 37).
+  void (*caddq_highbits)(std::int32_t w[kN], std::int32_t w1[kN]) noexcept;
+  /// z ← (y + z) mod± q; returns 1 if some |z| ≥ bound, else 0 (Algorithm 7 lines 22, 24).
+  std::uint32_t (*z_finish)(std::int32_t z[kN], const std::int32_t y[kN], std::int32_t bound) noexcept;
+  /// r ← (w − r) mod q in [0, q); returns 1 if some |LowBits(r)| ≥ bound (Algorithm 7 lines 23, 24).
+  std::uint32_t (*r_finish)(std::int32_t r[kN], const std::int32_t w[kN], std::int32_t bound) noexcept;
+  /// ct0 ← ct0 mod± q; h ← MakeHint(−ct0, r + ct0) (Algorithm 39, Algorithm 7 line 26);
+  /// *reject |= 1 if some |ct0| ≥ γ2. Returns the number of hints set.
+  std::uint32_t (*make_hints)(std::int32_t h[kN], std::int32_t ct0[kN], const std::int32_t r[kN],
+                              std::uint32_t* reject) noexcept;
+  /// w ← UseHint(h, w mod q) (Algorithm 40; w = NTT^-1 output, |w| < q; h in {0, 1}).
+  void (*use_hint)(std::int32_t w[kN], const std::int32_t h[kN]) noexcept;
+};
+template <std::int32_t G2>
+const RoundBackend& round_backend_scalar() noexcept;
+/// The AVX2 table for γ2 = G2, or nullptr when not compiled in / the CPU lacks AVX2 / forced portable.
+template <std::int32_t G2>
+const RoundBackend* round_backend_avx2() noexcept;
+/// The table selected at run time.
+template <std::int32_t G2>
+const RoundBackend& round_backend() noexcept {
+  if (const RoundBackend* b = round_backend_avx2<G2>()) return *b;
+  return round_backend_scalar<G2>();
+}
+
 }  // namespace pqsig::mldsa::detail

@@ -13,6 +13,8 @@ template <class P>
 class ShakeHash {
  public:
   static constexpr std::size_t n = P::n;
+  /// F_x4 costs about one F here (4-way Keccak), so verification batches independent WOTS+ chains.
+  static constexpr bool kParallelChains = true;
 
   /// Per-operation state: PK.seed and (signing / key generation only) SK.seed.
   ShakeHash(const std::uint8_t* pk_seed, const std::uint8_t* sk_seed) noexcept {

@@ -100,15 +100,64 @@ struct Slh {
     hs.T_x4(pk_adrs, in, len, out);
   }
 
+  // FIPS 205, Algorithm 5 for all len chains of one WOTS+ signature, four chains at a time
+  // (public data: verification only). Each of the four lanes runs one chain and takes the next
+  // unfinished chain when its own ends, so the F_x4 calls number about ⌈Σ steps / 4⌉; an idle
+  // lane hashes a scratch value that is discarded.
+  static void chains_x4(const Hs& hs, u8* tmp, const std::uint32_t* msg, const Adrs& adrs) noexcept {
+    std::uint32_t next = 0;
+    int chain_of[4];
+    std::uint32_t j[4], end[4];
+    Adrs a4[4];
+    u8 scratch[4][n] = {};
+    auto take = [&](int q) {
+      while (next < len && msg[next] == w - 1) ++next;  // chains with no step left
+      if (next == len) {
+        chain_of[q] = -1;
+        return;
+      }
+      chain_of[q] = static_cast<int>(next);
+      j[q] = msg[next];
+      end[q] = std::uint32_t(w - 1);
+      a4[q] = adrs;
+      a4[q].setChainAddress(next);
+      ++next;
+    };
+    for (int q = 0; q < 4; ++q) take(q);
+    for (;;) {
+      u8* io[4];
+      bool any = false;
+      for (int q = 0; q < 4; ++q) {
+        if (chain_of[q] < 0) {
+          io[q] = scratch[q];
+          a4[q] = adrs;
+          continue;
+        }
+        any = true;
+        a4[q].setHashAddress(j[q]);
+        io[q] = tmp + static_cast<std::size_t>(chain_of[q]) * n;
+      }
+      if (!any) break;
+      hs.F_x4(a4, io);
+      for (int q = 0; q < 4; ++q)
+        if (chain_of[q] >= 0 && ++j[q] == end[q]) take(q);
+    }
+  }
+
   // FIPS 205, Algorithm 8: wots_pkFromSig(sig, M, PK.seed, ADRS).
   static void wots_pkFromSig(const Hs& hs, const u8* sig, const u8* m, Adrs& adrs, u8* pk) noexcept {
     std::uint32_t msg[len];
     wots_digits(m, msg);
     u8 tmp[len * n];
-    for (std::uint32_t i = 0; i < len; ++i) {
-      adrs.setChainAddress(i);
-      std::memcpy(tmp + i * n, sig + i * n, n);
-      chain(hs, tmp + i * n, msg[i], std::uint32_t(w - 1) - msg[i], adrs);
+    if constexpr (requires { Hs::kParallelChains; }) {
+      std::memcpy(tmp, sig, len * n);
+      chains_x4(hs, tmp, msg, adrs);
+    } else {
+      for (std::uint32_t i = 0; i < len; ++i) {
+        adrs.setChainAddress(i);
+        std::memcpy(tmp + i * n, sig + i * n, n);
+        chain(hs, tmp + i * n, msg[i], std::uint32_t(w - 1) - msg[i], adrs);
+      }
     }
     Adrs pk_adrs = adrs;
     pk_adrs.setTypeAndClear(WOTS_PK);

@@ -1,6 +1,6 @@
 // ML-DSA-44/65/87 suite backend: the suite API (SigningKey / VerifyingKey) over src/mldsa.
-// A signer made from the 32-byte seed ξ expands it once (KeyGen_internal) and caches the
-// expanded secret key and a PreparedSigningKey (Â and the NTT-domain vectors); a signer imported
+// A signer made from the 32-byte seed ξ expands it once (PreparedSigningKey::keygen_internal:
+// one ExpandA) and caches the expanded secret key and the PreparedSigningKey (Â and the NTT-domain vectors); a signer imported
 // from an expanded key is checked (mldsa::sk_check) and has no seed form (private_key() is
 // empty; expanded_private_key() works). A verifier caches a PreparedVerifyingKey.
 #include <optional>
@@ -79,8 +79,8 @@ Result<std::unique_ptr<SignerImpl>> signer_from_private(const SuiteInfo& s, byte
   impl->seed = SecretBytes(priv);
   impl->sk = SecretBytes(mldsa::params(*lv).sk_bytes);
   impl->pk.resize(mldsa::params(*lv).pk_bytes);
-  if (auto st = mldsa::keygen_internal(*lv, priv, impl->pk, impl->sk.mut_span()); !st) return st.error();
-  auto prep = mldsa::PreparedSigningKey::create(*lv, impl->sk.span());
+  // One KeyGen_internal yields pk, the expanded sk and the prepared key (Â expanded once).
+  auto prep = mldsa::PreparedSigningKey::keygen_internal(*lv, priv, impl->pk, impl->sk.mut_span());
   if (!prep) return prep.error();
   impl->prepared.emplace(std::move(prep.value()));
   return std::unique_ptr<SignerImpl>(std::move(impl));

@@ -1,0 +1,130 @@
+// 4-way Keccak backends (AVX-512VL, AVX2) bit-for-bit against the scalar reference on random
+// states, and the interleaved Shake128x4 / Shake256x4 against single-instance SHAKE on random
+// inputs of every length class (one block, several blocks, exact multiples of the rate).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "common/cpu.hpp"
+#include "hash/keccak_backend.hpp"
+#include "pqsig/hash.hpp"
+
+using namespace pqsig;
+using namespace pqsig::hash;
+
+namespace {
+constexpr std::uint64_t kSeed = 0x6b656363616b3478ULL;
+
+void check_backend(const detail::KeccakX4Backend& be) {
+  std::mt19937_64 rng(kSeed);
+  std::printf("seed %llu, backend %s\n", static_cast<unsigned long long>(kSeed), be.name);
+  for (int trial = 0; trial < 50; ++trial) {
+    alignas(32) std::uint64_t a[25][4], b[25][4];
+    for (int i = 0; i < 25; ++i)
+      for (int j = 0; j < 4; ++j) a[i][j] = b[i][j] = rng();
+    be.permute(a);
+    detail::kKeccakX4Scalar.permute(b);
+    for (int i = 0; i < 25; ++i)
+      for (int j = 0; j < 4; ++j) ASSERT_EQ(a[i][j], b[i][j]) << be.name << " lane " << i << " state " << j;
+    // squeeze: both rates, 1..3 blocks
+    for (std::size_t rate_lanes : {std::size_t{21}, std::size_t{17}}) {
+      for (std::size_t nb = 1; nb <= 3; ++nb) {
+        std::vector<std::uint8_t> oa(4 * nb * rate_lanes * 8), ob(oa.size());
+        std::uint8_t* pa[4];
+        std::uint8_t* pb[4];
+        for (int j = 0; j < 4; ++j) {
+          pa[j] = oa.data() + j * nb * rate_lanes * 8;
+          pb[j] = ob.data() + j * nb * rate_lanes * 8;
+        }
+        be.squeeze(a, pa, rate_lanes, nb);
+        detail::kKeccakX4Scalar.squeeze(b, pb, rate_lanes, nb);
+        ASSERT_EQ(oa, ob) << be.name;
+        for (int i = 0; i < 25; ++i)
+          for (int j = 0; j < 4; ++j) ASSERT_EQ(a[i][j], b[i][j]);
+      }
+    }
+  }
+}
+}  // namespace
+
+TEST(KeccakX4, Avx512MatchesScalar) {
+  const detail::KeccakX4Backend* be = detail::keccak_x4_backend_avx512();
+  if (!be) GTEST_SKIP() << "CPU without AVX-512VL (or PQSIG_PORTABLE build): backend not available";
+  check_backend(*be);
+}
+
+TEST(KeccakX4, Avx2MatchesScalar) {
+  const detail::KeccakX4Backend* be = detail::keccak_x4_backend_avx2();
+  if (!be) GTEST_SKIP() << "CPU without AVX2 (or PQSIG_PORTABLE build): backend not available";
+  check_backend(*be);
+}
+
+TEST(KeccakX4, ForcedPortableSelectsScalar) {
+  cpu::force_portable(true);
+  EXPECT_EQ(&detail::keccak_x4_backend(), &detail::kKeccakX4Scalar);
+  EXPECT_EQ(detail::keccak_x4_backend_avx512(), nullptr);
+  EXPECT_EQ(detail::keccak_x4_backend_avx2(), nullptr);
+  cpu::force_portable(false);
+}
+
+template <class X4, class One>
+void check_shake_x4(std::size_t rate) {
+  std::mt19937_64 rng(kSeed + rate);
+  std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed + rate));
+  for (bool portable : {false, true}) {
+    cpu::force_portable(portable);
+    for (std::size_t len : {std::size_t{0}, std::size_t{34}, std::size_t{66}, rate - 1, rate, rate + 1, 2 * rate,
+                            3 * rate + 17}) {
+      std::vector<std::uint8_t> in[4];
+      const std::uint8_t* ip[4];
+      for (int j = 0; j < 4; ++j) {
+        in[j].resize(len);
+        for (auto& c : in[j]) c = static_cast<std::uint8_t>(rng());
+        ip[j] = in[j].data();
+      }
+      X4 x(false);
+      x.absorb_once(ip, len);
+      std::vector<std::uint8_t> out[4];
+      std::uint8_t* op[4];
+      for (int j = 0; j < 4; ++j) {
+        out[j].resize(4 * rate);
+        op[j] = out[j].data();
+      }
+      x.squeeze_blocks(op, 3);
+      for (int j = 0; j < 4; ++j) op[j] += 3 * rate;
+      x.squeeze_blocks(op, 1);
+      for (int j = 0; j < 4; ++j) {
+        One h;
+        h.absorb(in[j].data(), len);
+        std::vector<std::uint8_t> ref(4 * rate);
+        h.squeeze(ref.data(), ref.size());
+        ASSERT_EQ(out[j], ref) << "len " << len << " lane " << j << " portable " << portable;
+      }
+    }
+  }
+  cpu::force_portable(false);
+}
+
+TEST(KeccakX4, Shake128x4MatchesShake128) { check_shake_x4<Shake128x4, Shake128>(kShake128Rate); }
+TEST(KeccakX4, Shake256x4MatchesShake256) { check_shake_x4<Shake256x4, Shake256>(kShake256Rate); }
+
+// The single-state plane-by-plane permutation (generic and BMI builds) against the reference.
+TEST(KeccakSingle, PlanesMatchScalarReference) {
+  std::mt19937_64 rng(kSeed + 1);
+  std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed + 1));
+  for (int trial = 0; trial < 200; ++trial) {
+    std::uint64_t a[25], b[25], c[25], d[25];
+    for (int i = 0; i < 25; ++i) a[i] = b[i] = c[i] = d[i] = rng();
+    keccak_f1600_scalar(a);
+    detail::keccak_f1600_planes_generic(b);
+    keccak_f1600(d);  // dispatched
+    for (int i = 0; i < 25; ++i) ASSERT_EQ(a[i], b[i]) << "generic lane " << i;
+    for (int i = 0; i < 25; ++i) ASSERT_EQ(a[i], d[i]) << "dispatched lane " << i;
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+    if (__builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")) {
+      detail::keccak_f1600_planes_bmi2(c);
+      for (int i = 0; i < 25; ++i) ASSERT_EQ(a[i], c[i]) << "bmi2 lane " << i;
+    }
+#endif
+  }
+}

@@ -1,0 +1,137 @@
+// The AVX2 per-coefficient Sign / Verify steps (RoundBackend, FIPS 204 Algorithms 36–40) against
+// the scalar reference, bit for bit, on random inputs mixed with edge values, for both γ2.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "mldsa/rounding.hpp"
+
+using namespace pqsig::mldsa;
+using detail::kN;
+using detail::Q;
+
+namespace {
+constexpr std::uint32_t kSeed = 20261201;
+
+template <std::int32_t G2>
+void compare_round_backends() {
+  const detail::RoundBackend* avx = detail::round_backend_avx2<G2>();
+  if (!avx) GTEST_SKIP() << "no AVX2 backend on this build / CPU";
+  const detail::RoundBackend& sc = detail::round_backend_scalar<G2>();
+  std::mt19937 rng(kSeed + G2);
+  std::printf("seed %u\n", kSeed + G2);
+  // Edge values around the Decompose boundaries, 0, ±(q−1)/2 and q − 1.
+  const std::int32_t edges[] = {0, 1, -1, G2, G2 + 1, 2 * G2, 2 * G2 - 1, 2 * G2 + 1, Q - 1, -(Q - 1), (Q - 1) / 2,
+                                (Q + 1) / 2, -(Q - 1) / 2, Q - G2, Q - G2 - 1, Q - G2 + 1, 131072, 524288, -131072};
+  auto fill = [&](std::int32_t* p, std::int32_t lo, std::int32_t hi, bool with_edges) {
+    std::uniform_int_distribution<std::int32_t> d(lo, hi);
+    for (int j = 0; j < kN; ++j) {
+      p[j] = d(rng);
+      if (with_edges && rng() % 8 == 0) {
+        const std::int32_t e = edges[rng() % (sizeof edges / sizeof edges[0])];
+        if (e >= lo && e <= hi) p[j] = e;
+      }
+    }
+  };
+  for (int iter = 0; iter < 300; ++iter) {
+    const bool small = iter % 2 == 1;  // small inputs exercise the accepting side of each check
+    alignas(32) std::int32_t a[kN], b[kN], a1[kN], b1[kN], y[kN], h1[kN], h2[kN];
+    // caddq_highbits: w in (−q, q)
+    fill(a, -(Q - 1), Q - 1, true);
+    std::memcpy(b, a, sizeof a);
+    sc.caddq_highbits(a, a1);
+    avx->caddq_highbits(b, b1);
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "caddq_highbits w " << iter;
+    ASSERT_EQ(0, std::memcmp(a1, b1, sizeof a1)) << "caddq_highbits w1 " << iter;
+    // z_finish: y in [−(γ1 − 1), γ1] (γ1 = 2^17 or 2^19), z in (−q, q) or small
+    const std::int32_t g1 = (iter / 2) % 2 ? (1 << 19) : (1 << 17);
+    fill(y, -(g1 - 1), g1, true);
+    fill(a, small ? -2000 : -(Q - 1), small ? 2000 : Q - 1, true);
+    std::memcpy(b, a, sizeof a);
+    const std::int32_t zb = g1 - 78 - static_cast<std::int32_t>(rng() % 4000);
+    ASSERT_EQ(sc.z_finish(a, y, zb), avx->z_finish(b, y, zb)) << "z_finish reject " << iter;
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "z_finish " << iter;
+    // r_finish: w in [0, q), r in (−q, q)
+    fill(y, 0, Q - 1, true);
+    fill(a, small ? -300 : -(Q - 1), small ? 300 : Q - 1, true);
+    std::memcpy(b, a, sizeof a);
+    const std::int32_t rbound = G2 - 78 - static_cast<std::int32_t>(rng() % 200);
+    ASSERT_EQ(sc.r_finish(a, y, rbound), avx->r_finish(b, y, rbound)) << "r_finish reject " << iter;
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "r_finish " << iter;
+    // make_hints: ct0 in (−q, q) or small, r in [0, q)
+    fill(a, small ? -G2 / 2 : -(Q - 1), small ? G2 / 2 : Q - 1, true);
+    std::memcpy(b, a, sizeof a);
+    std::uint32_t rej1 = 0, rej2 = 0;
+    ASSERT_EQ(sc.make_hints(h1, a, y, &rej1), avx->make_hints(h2, b, y, &rej2)) << "make_hints count " << iter;
+    ASSERT_EQ(rej1, rej2) << "make_hints reject " << iter;
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "make_hints ct0 " << iter;
+    ASSERT_EQ(0, std::memcmp(h1, h2, sizeof h1)) << "make_hints h " << iter;
+    // use_hint: w in (−q, q), h in {0, 1}
+    fill(a, -(Q - 1), Q - 1, true);
+    std::memcpy(b, a, sizeof a);
+    for (auto& v : h1) v = static_cast<std::int32_t>(rng() & 1);
+    sc.use_hint(a, h1);
+    avx->use_hint(b, h1);
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "use_hint " << iter;
+  }
+}
+}  // namespace
+
+TEST(MldsaRounding, Avx2MatchesScalarGamma2Q88) { compare_round_backends<(kQ - 1) / 88>(); }
+TEST(MldsaRounding, Avx2MatchesScalarGamma2Q32) { compare_round_backends<(kQ - 1) / 32>(); }
+
+#include "mldsa/poly.hpp"
+
+// RejNTTPoly (FIPS 204 Algorithm 30): the AVX2 loop against the scalar one on random buffers with
+// many rejected candidates, every start counter class and lengths that are not multiples of 24.
+TEST(MldsaRounding, RejNTTPolyAvx2MatchesScalar) {
+  const detail::PolyBackend* avx = detail::poly_backend_avx2();
+  if (!avx) GTEST_SKIP() << "no AVX2 backend on this build / CPU";
+  std::mt19937 rng(kSeed);
+  std::printf("seed %u\n", kSeed);
+  for (int iter = 0; iter < 2000; ++iter) {
+    std::uint8_t buf[840];
+    const std::uint32_t reject_rate = rng() % 4;  // 0: natural rate; else force many ≥ q candidates
+    for (std::size_t i = 0; i < sizeof buf; ++i) buf[i] = static_cast<std::uint8_t>(rng());
+    if (reject_rate)
+      for (std::size_t i = 2; i < sizeof buf; i += 3)
+        if (rng() % (8 * reject_rate) == 0) {
+          buf[i] |= 0x7F;  // 0x7FE0xx ≥ q = 0x7FE001 except 0x7FE000
+          buf[i - 1] |= 0xE0;
+        }
+    const std::size_t len = iter % 3 == 0 ? sizeof buf : 1 + rng() % sizeof buf;
+    const int start = iter % 5 == 0 ? 0 : static_cast<int>(rng() % kN);
+    alignas(32) std::int32_t a[kN], b[kN];
+    for (int j = 0; j < kN; ++j) a[j] = b[j] = -1;
+    const int ca = detail::RejNTTPoly_scalar(a, start, buf, len);
+    const int cb = avx->rej_ntt_poly(b, start, buf, len);
+    ASSERT_EQ(ca, cb) << iter;
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << iter;
+  }
+}
+
+// RejBoundedPoly (FIPS 204 Algorithm 31), η = 2 and 4: AVX2 against scalar on random buffers.
+TEST(MldsaRounding, RejBoundedPolyAvx2MatchesScalar) {
+  const detail::PolyBackend* avx = detail::poly_backend_avx2();
+  if (!avx) GTEST_SKIP() << "no AVX2 backend on this build / CPU";
+  const detail::PolyBackend& sc = detail::poly_backend_scalar();
+  std::mt19937 rng(kSeed + 5);
+  std::printf("seed %u\n", kSeed + 5);
+  for (int iter = 0; iter < 4000; ++iter) {
+    const int eta = iter % 2 ? 4 : 2;
+    std::uint8_t buf[272];
+    for (auto& c : buf) c = static_cast<std::uint8_t>(rng());
+    if (iter % 7 == 0)
+      for (auto& c : buf) c |= 0xF0;  // many rejected high half-bytes
+    const std::size_t len = iter % 3 == 0 ? sizeof buf : rng() % (sizeof buf + 1);
+    const int start = iter % 5 == 0 ? 0 : static_cast<int>(rng() % (kN + 1));
+    alignas(32) std::int32_t a[kN], b[kN];
+    for (int j = 0; j < kN; ++j) a[j] = b[j] = 99;
+    const int ca = sc.rej_bounded_poly(eta, a, start, buf, len);
+    const int cb = avx->rej_bounded_poly(eta, b, start, buf, len);
+    ASSERT_EQ(ca, cb) << iter;
+    // Lanes at or past the returned counter are scratch (overwritten by the next call).
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof(std::int32_t) * static_cast<std::size_t>(ca))) << iter;
+  }
+}
