@@ -239,6 +239,16 @@ class InMemoryNonceStore : public NonceStore {
   std::map<std::string, std::int64_t> seen_;
 };
 
+/// Longest validity (expires - created) the default policy accepts: 24 h.
+inline constexpr std::int64_t kDefaultMaxWindow = 86400;
+/// How long after `created` the default policy accepts a label that has no `expires`: 5 min.
+inline constexpr std::int64_t kDefaultLifetime = 300;
+
+/// Verification policy. The defaults are safe (issue 10): a label only verifies when it binds
+/// the authority (`"@authority"` or `"@target-uri"` covered; for a response, with `;req`) and is
+/// fresh (created present and not in the future, not expired, validity bounded by max_window, a
+/// label without expires valid for `default_lifetime` after created). Relaxing any of these is
+/// an explicit assignment (require_authority = false, max_window = std::nullopt, ...).
 struct VerifyPolicy {
   std::int64_t now = 0;                       ///< UNIX time used for every time check
   std::int64_t clock_skew = 60;               ///< seconds of tolerance for created / expires
@@ -246,7 +256,9 @@ struct VerifyPolicy {
   bool require_created = true;
   bool require_expires = false;
   bool require_nonce = false;
-  std::optional<std::int64_t> max_window;     ///< expires - created must not exceed this
+  bool require_authority = true;              ///< the authority must be covered (see above)
+  std::optional<std::int64_t> max_window = kDefaultMaxWindow;  ///< expires - created must not exceed this (nullopt: unbounded)
+  std::int64_t default_lifetime = kDefaultLifetime;  ///< validity of a label without expires (after created)
   std::vector<std::string> required_components;  ///< serialized ids, e.g. "@authority", "\"content-digest\""
   std::vector<std::string> required_labels;   ///< these labels must be present and valid
   std::vector<std::string> required_algs;     ///< at least one valid label per listed alg

@@ -93,9 +93,10 @@ struct VerifierOptions {
   std::vector<std::string> required_labels;
   std::vector<std::string> allowed_algs;  ///< empty = every supported alg
   std::size_t min_valid = 1;
-  /// Longest accepted expires - created. Unset by default: the drafts' own test vectors carry
-  /// a 100-year window; our signer never exceeds kMaxExpiresIn.
-  std::optional<std::int64_t> max_window;
+  /// Longest accepted expires - created: kMaxExpiresIn (24 h, what our signer never exceeds)
+  /// by default. The drafts' own test vectors carry a 100-year window: verifying them needs an
+  /// explicit `max_window = std::nullopt`.
+  std::optional<std::int64_t> max_window = kMaxExpiresIn;
 };
 
 /// Profile check of one label (tag, created/expires, @authority and the label's Signature-Agent
@@ -131,8 +132,10 @@ httpsig::Message directory_request(std::string_view authority);
 Result<httpsig::Message> sign_directory(std::string_view jwks_body, const std::vector<DirectoryKey>& keys,
                                         const DirectorySignOptions& opt);
 /// Verifies a signed directory response with the keys it publishes (kid = keyid).
+/// `max_window` bounds expires - created (24 h by default; std::nullopt = unbounded, explicitly).
 httpsig::VerifyReport verify_directory(const httpsig::Message& response, std::string_view authority, std::int64_t now,
-                                       std::int64_t clock_skew = 60);
+                                       std::int64_t clock_skew = 60,
+                                       std::optional<std::int64_t> max_window = kMaxExpiresIn);
 
 /// Loads a JWKS (or a single JWK) into a KeyStore: every key under its "kid" and its thumbprint.
 Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view json);
