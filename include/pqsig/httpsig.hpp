@@ -50,9 +50,15 @@ struct Message {
   void remove(std::string_view name);
 };
 
+/// Limits of parse_message (exceeding one is Errc::policy).
+struct MessageLimits {
+  std::size_t max_header_bytes = 256 * 1024;  ///< start line + field lines
+  std::size_t max_field_lines = 1024;
+};
 /// Parses an HTTP/1.1 message (request or response). Line ends LF or CRLF; obs-fold refused;
-/// the body is everything after the blank line (chunked framing is not decoded).
-Result<Message> parse_message(std::string_view text);
+/// the body is everything after the blank line (chunked framing is not decoded). A status code
+/// is exactly three digits, 100..999 (RFC 9110 §15: the first digit is the class; `020` refused).
+Result<Message> parse_message(std::string_view text, const MessageLimits& limits = {});
 /// Prints the message in HTTP/1.1 form (CRLF or LF per `crlf`).
 std::string serialize_message(const Message& m);
 /// Total size in bytes of the start line and header section as sent (CRLF line ends, final
@@ -96,6 +102,7 @@ enum class Reason {
   signature_agent_not_covered,
   missing_signature_agent,
   profile_violation,
+  too_many_labels,        ///< more labels than VerifyPolicy::max_labels (none is verified)
 };
 std::string_view reason_name(Reason r) noexcept;
 
@@ -271,6 +278,8 @@ struct VerifyPolicy {
   bool check_content_digest = true;  ///< when content-digest is covered, it must match the body
   bool fail_on_invalid = true;       ///< an invalid (not skipped) label fails the policy
   std::size_t min_valid = 1;         ///< at least this many labels must verify
+  std::size_t max_labels = 16;       ///< more labels than this: the message fails before any verification work
+  sf::Limits sf_limits;              ///< limits for parsing Signature-Input / Signature
   NonceStore* nonces = nullptr;      ///< replay detection (nonce required if set and require_nonce)
 };
 
@@ -313,7 +322,7 @@ struct SignatureFields {
   sf::Dictionary input;
   sf::Dictionary signature;
 };
-Result<SignatureFields> parse_signature_fields(const Message& msg);
+Result<SignatureFields> parse_signature_fields(const Message& msg, const sf::Limits& limits = {});
 
 // ------------------------------------------------------------------ Accept-Signature (§5)
 

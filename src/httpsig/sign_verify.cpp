@@ -109,15 +109,15 @@ SignatureParams make_params(const SignSpec& spec) {
   return p;
 }
 
-Result<SignatureFields> parse_signature_fields(const Message& msg) {
+Result<SignatureFields> parse_signature_fields(const Message& msg, const sf::Limits& limits) {
   SignatureFields f;
   if (auto si = msg.get("signature-input")) {
-    auto d = sf::parse_dictionary(*si);
+    auto d = sf::parse_dictionary(*si, limits);
     if (!d) return Error{Errc::invalid_encoding, "Signature-Input: " + d.error().message};
     f.input = std::move(d.value());
   }
   if (auto s = msg.get("signature")) {
-    auto d = sf::parse_dictionary(*s);
+    auto d = sf::parse_dictionary(*s, limits);
     if (!d) return Error{Errc::invalid_encoding, "Signature: " + d.error().message};
     f.signature = std::move(d.value());
   }
@@ -331,7 +331,17 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
 VerifyReport verify_message(const Message& msg, const KeyResolver& keys, const VerifyPolicy& pol, const Message* request,
                             LabelCheck extra, const void* extra_ctx) {
   VerifyReport rep;
-  auto f = parse_signature_fields(msg);
+  auto f = parse_signature_fields(msg, pol.sf_limits);
+  if (f && f->input.size() > pol.max_labels) {
+    Verdict v;
+    v.label = "*";
+    v.outcome = Outcome::invalid;
+    v.reason = Reason::too_many_labels;
+    v.detail = std::to_string(f->input.size()) + " labels, at most " + std::to_string(pol.max_labels) + " are verified";
+    rep.verdicts.push_back(std::move(v));
+    rep.policy_detail = "too many signature labels";
+    return rep;
+  }
   if (!f) {
     Verdict v;
     v.label = "*";

@@ -411,3 +411,55 @@ TEST(Rfc9421Message, ParseAndPrint) {
   EXPECT_FALSE(parse_message("HTTP/1.1 20 OK\n\n").ok());
   EXPECT_FALSE(parse_message("GET /a HTTP/1.1\nBad Name: x\n\n").ok());
 }
+
+// Issue 10 item 11: a status code is three digits 100..999; "020" printed back as "20".
+TEST(Rfc9421Message, StatusCodeIsStrictlyThreeDigitsFrom100) {
+  EXPECT_FALSE(parse_message("HTTP/1.1 020 OK\r\n\r\n").ok());
+  EXPECT_FALSE(parse_message("HTTP/1.1 000\r\n\r\n").ok());
+  EXPECT_FALSE(parse_message("HTTP/1.1 1000 OK\r\n\r\n").ok());
+  EXPECT_FALSE(parse_message("HTTP/1.1 +20 OK\r\n\r\n").ok());
+  for (const char* text : {"HTTP/1.1 100 Continue\r\n\r\n", "HTTP/1.1 200 OK\r\n\r\n", "HTTP/1.1 999\r\n\r\n"}) {
+    auto m = parse_message(text);
+    ASSERT_TRUE(m.ok()) << text;
+    // What is printed parses back to the same status.
+    auto again = parse_message(serialize_message(m.value()));
+    ASSERT_TRUE(again.ok()) << text;
+    EXPECT_EQ(again->status, m->status);
+    EXPECT_EQ(serialize_message(again.value()), text);
+  }
+}
+
+TEST(Rfc9421Message, HeaderLimitsAreTypedErrors) {
+  std::string many = "GET / HTTP/1.1\r\n";
+  for (int k = 0; k < 1025; ++k) many += "X-" + std::to_string(k) + ": v\r\n";
+  auto r = parse_message(many + "\r\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::policy);
+  MessageLimits lim;
+  lim.max_field_lines = 2000;
+  EXPECT_TRUE(parse_message(many + "\r\n", lim).ok());
+  std::string big = "GET / HTTP/1.1\r\nX: " + std::string(300 * 1024, 'a') + "\r\n\r\n";
+  EXPECT_EQ(parse_message(big).error().code, Errc::policy);
+  std::string big_start = "GET /" + std::string(300 * 1024, 'a') + " HTTP/1.1\r\n\r\n";
+  EXPECT_EQ(parse_message(big_start).error().code, Errc::policy);
+  // The body is not part of the header section.
+  EXPECT_TRUE(parse_message("POST / HTTP/1.1\r\nHost: x\r\n\r\n" + std::string(300 * 1024, 'b')).ok());
+}
+
+TEST(Rfc9421Verify, TooManyLabelsRefusedBeforeAnyWork) {
+  std::string si, sig;
+  for (int k = 0; k < 17; ++k) {
+    si += (k ? ", " : "") + std::string("l") + std::to_string(k) + "=(\"@authority\");created=1;keyid=\"k\"";
+    sig += (k ? ", " : "") + std::string("l") + std::to_string(k) + "=:AAAA:";
+  }
+  auto m = parse_message("GET / HTTP/1.1\r\nHost: a\r\nSignature-Input: " + si + "\r\nSignature: " + sig + "\r\n\r\n").value();
+  KeyStore ks;
+  VerifyPolicy p;
+  p.now = 1;
+  auto rep = verify_message(m, ks, p);
+  ASSERT_EQ(rep.verdicts.size(), 1u);
+  EXPECT_EQ(rep.verdicts[0].reason, Reason::too_many_labels);
+  EXPECT_FALSE(rep.policy_satisfied);
+  p.max_labels = 17;
+  EXPECT_EQ(verify_message(m, ks, p).verdicts.size(), 17u);
+}
