@@ -1,6 +1,7 @@
 // `pqsig batch`: JSON Lines in, one JSON response per line out, same order. One dispatcher;
 // each algorithm family contributes a handler (batch_<family>.cpp). Byte fields are hex.
 #pragma once
+#include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -48,6 +49,24 @@ bool internal_interface(const json& req);
 /// A verify request with a "provider" member, through that provider (batch_provider.cpp).
 json provider_verify(const json& req, const std::string& provider);
 
-/// Process one request line (never throws).
+/// The family handling `alg` (nullptr: unknown).
+const Family* family_for(std::string_view alg);
+/// Process one request line (never throws): the reply object, "id" echoed when present.
 json process_line(std::string_view line);
+/// A reply as one line of JSON (never throws: invalid UTF-8 in echoed text becomes U+FFFD).
+std::string reply_text(const json& reply);
+/// process_line + reply_text.
+std::string answer_line(std::string_view line);
+
+struct SessionOptions {
+  std::size_t max_line_bytes = 16 * 1024 * 1024;  ///< longer lines: error reply, bytes discarded as read
+};
+struct SessionStats {
+  std::size_t lines = 0;     ///< replies written (one per input line, blank lines included)
+  std::size_t too_long = 0;  ///< lines refused by the cap
+};
+/// Reads lines (LF or CRLF; a last line without LF counts) and writes exactly one reply line per
+/// input line, flushed, in order. A line over the cap is answered by an error and the session
+/// continues; it is never held in memory beyond the cap.
+SessionStats run_session(std::istream& in, std::ostream& out, const SessionOptions& opt = {});
 }  // namespace pqsig::cli::batch

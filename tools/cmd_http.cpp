@@ -162,6 +162,8 @@ struct VerifyOpts {
   std::vector<std::string> keys, labels, require_labels, require_algs, algs, require_components;
   std::string directory_url, request_file, tag, keyid, profile = "auto";
   std::int64_t now = 0, skew = 60, max_age = 0;
+  std::int64_t max_validity = hs::kDefaultMaxWindow, lifetime = hs::kDefaultLifetime;
+  bool no_authority_binding = false;
   std::size_t min_valid = 1;
   std::string scheme = "https";
 };
@@ -212,6 +214,11 @@ void run_verify(const VerifyOpts& o) {
   pol.now = now_or(o.now);
   pol.clock_skew = o.skew;
   if (o.max_age > 0) pol.max_age = o.max_age;
+  // Safe by default (issue 10): authority bound, fresh, bounded validity; relaxing is explicit.
+  pol.require_authority = !o.no_authority_binding;
+  if (o.max_validity > 0) pol.max_window = o.max_validity;
+  else pol.max_window = std::nullopt;  // --max-validity 0: explicitly unbounded
+  pol.default_lifetime = o.lifetime;
   pol.required_components = o.require_components;
   pol.required_labels = o.require_labels;
   pol.required_algs = o.require_algs;
@@ -346,6 +353,13 @@ void register_http(CLI::App& app) {
   verify->add_option("--request", vo->request_file, "the request, when verifying a response with ;req components");
   verify->add_option("--skew", vo->skew, "clock skew allowance in seconds (default 60)");
   verify->add_option("--max-age", vo->max_age, "reject signatures created longer ago than this (seconds)");
+  verify->add_option("--max-validity", vo->max_validity,
+                     "longest accepted expires - created in seconds (default 86400; 0 = unbounded, e.g. for old test vectors)")
+      ->check(CLI::NonNegativeNumber);
+  verify->add_option("--lifetime", vo->lifetime, "seconds after created a label without expires is accepted (default 300)")
+      ->check(CLI::NonNegativeNumber);
+  verify->add_flag("--no-authority-binding", vo->no_authority_binding,
+                   "UNSAFE: accept labels that do not cover \"@authority\" (or \"@target-uri\"; ;req for a response)");
   verify->add_option("--profile", vo->profile, "auto | web-bot-auth | rfc9421")->check(CLI::IsMember({"auto", "web-bot-auth", "rfc9421"}));
   verify->add_option("--label", vo->labels, "only verify these labels (others: skipped)");
   verify->add_option("--tag", vo->tag, "only verify labels with this tag");

@@ -50,9 +50,15 @@ struct Message {
   void remove(std::string_view name);
 };
 
+/// Limits of parse_message (exceeding one is Errc::policy).
+struct MessageLimits {
+  std::size_t max_header_bytes = 256 * 1024;  ///< start line + field lines
+  std::size_t max_field_lines = 1024;
+};
 /// Parses an HTTP/1.1 message (request or response). Line ends LF or CRLF; obs-fold refused;
-/// the body is everything after the blank line (chunked framing is not decoded).
-Result<Message> parse_message(std::string_view text);
+/// the body is everything after the blank line (chunked framing is not decoded). A status code
+/// is exactly three digits, 100..999 (RFC 9110 §15: the first digit is the class; `020` refused).
+Result<Message> parse_message(std::string_view text, const MessageLimits& limits = {});
 /// Prints the message in HTTP/1.1 form (CRLF or LF per `crlf`).
 std::string serialize_message(const Message& m);
 /// Total size in bytes of the start line and header section as sent (CRLF line ends, final
@@ -96,6 +102,7 @@ enum class Reason {
   signature_agent_not_covered,
   missing_signature_agent,
   profile_violation,
+  too_many_labels,        ///< more labels than VerifyPolicy::max_labels (none is verified)
 };
 std::string_view reason_name(Reason r) noexcept;
 
@@ -239,6 +246,16 @@ class InMemoryNonceStore : public NonceStore {
   std::map<std::string, std::int64_t> seen_;
 };
 
+/// Longest validity (expires - created) the default policy accepts: 24 h.
+inline constexpr std::int64_t kDefaultMaxWindow = 86400;
+/// How long after `created` the default policy accepts a label that has no `expires`: 5 min.
+inline constexpr std::int64_t kDefaultLifetime = 300;
+
+/// Verification policy. The defaults are safe (issue 10): a label only verifies when it binds
+/// the authority (`"@authority"` or `"@target-uri"` covered; for a response, with `;req`) and is
+/// fresh (created present and not in the future, not expired, validity bounded by max_window, a
+/// label without expires valid for `default_lifetime` after created). Relaxing any of these is
+/// an explicit assignment (require_authority = false, max_window = std::nullopt, ...).
 struct VerifyPolicy {
   std::int64_t now = 0;                       ///< UNIX time used for every time check
   std::int64_t clock_skew = 60;               ///< seconds of tolerance for created / expires
@@ -246,7 +263,9 @@ struct VerifyPolicy {
   bool require_created = true;
   bool require_expires = false;
   bool require_nonce = false;
-  std::optional<std::int64_t> max_window;     ///< expires - created must not exceed this
+  bool require_authority = true;              ///< the authority must be covered (see above)
+  std::optional<std::int64_t> max_window = kDefaultMaxWindow;  ///< expires - created must not exceed this (nullopt: unbounded)
+  std::int64_t default_lifetime = kDefaultLifetime;  ///< validity of a label without expires (after created)
   std::vector<std::string> required_components;  ///< serialized ids, e.g. "@authority", "\"content-digest\""
   std::vector<std::string> required_labels;   ///< these labels must be present and valid
   std::vector<std::string> required_algs;     ///< at least one valid label per listed alg
@@ -259,6 +278,8 @@ struct VerifyPolicy {
   bool check_content_digest = true;  ///< when content-digest is covered, it must match the body
   bool fail_on_invalid = true;       ///< an invalid (not skipped) label fails the policy
   std::size_t min_valid = 1;         ///< at least this many labels must verify
+  std::size_t max_labels = 16;       ///< more labels than this: the message fails before any verification work
+  sf::Limits sf_limits;              ///< limits for parsing Signature-Input / Signature
   NonceStore* nonces = nullptr;      ///< replay detection (nonce required if set and require_nonce)
 };
 
@@ -301,7 +322,7 @@ struct SignatureFields {
   sf::Dictionary input;
   sf::Dictionary signature;
 };
-Result<SignatureFields> parse_signature_fields(const Message& msg);
+Result<SignatureFields> parse_signature_fields(const Message& msg, const sf::Limits& limits = {});
 
 // ------------------------------------------------------------------ Accept-Signature (§5)
 

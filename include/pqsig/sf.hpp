@@ -81,15 +81,33 @@ void set_member(Dictionary& d, std::string_view key, Member m);
 /// Combine several field lines of one field (RFC 9110 §5.3, RFC 9651 §4.2): joined by ", ".
 std::string combine_field_lines(std::span<const std::string> lines);
 
-// ---- parsing (RFC 9651 §4.2). Failures are Errc::invalid_encoding with the reason. ----
-Result<Item> parse_item(std::string_view field_value);
-Result<List> parse_list(std::string_view field_value);
-Result<Dictionary> parse_dictionary(std::string_view field_value);
-/// Parses a single Inner List such as `("@authority");created=1` (used by RFC 9421).
-Result<InnerList> parse_inner_list(std::string_view text);
+/// Parser limits. Parsing is linear in the input (duplicate keys are found through a hash
+/// index), and every dimension is bounded: exceeding a limit is Errc::policy naming it. The
+/// defaults are RFC 9651 §3's minimums a parser must support (1024 members, 256 inner-list
+/// items, 256 parameters) and 128 KiB of field value. Nesting is bounded by the grammar itself
+/// (an Inner List holds Items only; `((` is a parse error). `unlimited()` is for benchmarks.
+struct Limits {
+  std::size_t max_field_bytes = 128 * 1024;  ///< the field value (all lines combined)
+  std::size_t max_members = 1024;            ///< List / Dictionary members
+  std::size_t max_inner_items = 256;         ///< Items of one Inner List
+  std::size_t max_params = 256;              ///< Parameters of one Item / Inner List
+  static Limits unlimited() noexcept {
+    constexpr std::size_t n = static_cast<std::size_t>(-1);
+    return Limits{n, n, n, n};
+  }
+};
 
-// ---- serialization (RFC 9651 §4.1). Failures (out of range, bad key/token/string ...) are
-// Errc::invalid_argument with the reason. ----
+// ---- parsing (RFC 9651 §4.2). Malformed input is Errc::invalid_encoding with the reason; a
+// limit exceeded is Errc::policy. Repeated Dictionary / Parameter keys: the last value wins and
+// keeps the first key's position (§4.2.2, §4.2.3.2). ----
+Result<Item> parse_item(std::string_view field_value, const Limits& limits = {});
+Result<List> parse_list(std::string_view field_value, const Limits& limits = {});
+Result<Dictionary> parse_dictionary(std::string_view field_value, const Limits& limits = {});
+/// Parses a single Inner List such as `("@authority");created=1` (used by RFC 9421).
+Result<InnerList> parse_inner_list(std::string_view text, const Limits& limits = {});
+
+// ---- serialization (RFC 9651 §4.1). Failures (out of range, bad key/token/string, a key
+// repeated in one Dictionary or Parameters ...) are Errc::invalid_argument with the reason. ----
 Result<std::string> serialize_bare_item(const BareItem& b);
 Result<std::string> serialize_params(const Parameters& p);
 Result<std::string> serialize_item(const Item& it);
@@ -114,12 +132,14 @@ struct Field {
   List list;
   Dictionary dict;
 };
-Result<Field> parse_field(FieldType t, std::string_view field_value);
+Result<Field> parse_field(FieldType t, std::string_view field_value, const Limits& limits = {});
 Result<std::string> serialize_field(const Field& f);
 std::string to_test_json(const Field& f);
 Result<Field> from_test_json(FieldType t, std::string_view json);
 
-/// RFC 4648 §6 base32 (padded, upper case), used by the JSON test form.
+/// RFC 4648 §6 base32 (padded, upper case), used by the JSON test form. Decoding is strict:
+/// upper or lower case, padding optional but only at the end and only in the lengths §6 allows,
+/// and the unused bits of the last character must be zero (§3.5: canonical encoding).
 std::string base32_encode(byte_span b);
 Result<bytes> base32_decode(std::string_view s);
 

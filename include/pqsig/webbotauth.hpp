@@ -24,6 +24,20 @@ inline constexpr std::int64_t kMaxExpiresIn = 86400;     ///< 24 h at most
 inline constexpr std::size_t kDefaultHeaderBudget = 6 * 1024;  ///< warn above (total request header bytes)
 inline constexpr std::size_t kDefaultHeaderCap = 8 * 1024;     ///< refuse above (most servers cap at ~8 KiB)
 
+/// The Signature-Agent rule, shared by Signer and check_profile (issue 10, item 5): a label
+/// vouches for an agent only by covering it.
+///  - Dictionary form (default): a label with an agent gets the member `<label>="<agent>"` and
+///    covers `"signature-agent";key="<label>"`; a label without an agent gets no member and
+///    covers no signature-agent component. The verifier refuses a label whose own member exists
+///    but is not covered (signature_agent_not_covered) or that covers an absent member
+///    (missing_signature_agent); a label covering the whole field is fine; a label with no member
+///    of its own and no signature-agent component is valid and vouches for no agent.
+///  - Legacy form (one sf-string): every label with an agent must name the same agent (the signer
+///    refuses different ones: Errc::invalid_argument) and covers the whole "signature-agent"
+///    field; labels without an agent cover none and vouch for no agent.
+///  - A label with an agent is always covered by that label: cover_signature_agent = false with
+///    an agent is refused by the signer.
+
 /// One label of the signer.
 struct LabelKey {
   std::string label;                 ///< "sig1", "sig2"
@@ -93,9 +107,10 @@ struct VerifierOptions {
   std::vector<std::string> required_labels;
   std::vector<std::string> allowed_algs;  ///< empty = every supported alg
   std::size_t min_valid = 1;
-  /// Longest accepted expires - created. Unset by default: the drafts' own test vectors carry
-  /// a 100-year window; our signer never exceeds kMaxExpiresIn.
-  std::optional<std::int64_t> max_window;
+  /// Longest accepted expires - created: kMaxExpiresIn (24 h, what our signer never exceeds)
+  /// by default. The drafts' own test vectors carry a 100-year window: verifying them needs an
+  /// explicit `max_window = std::nullopt`.
+  std::optional<std::int64_t> max_window = kMaxExpiresIn;
 };
 
 /// Profile check of one label (tag, created/expires, @authority and the label's Signature-Agent
@@ -131,8 +146,10 @@ httpsig::Message directory_request(std::string_view authority);
 Result<httpsig::Message> sign_directory(std::string_view jwks_body, const std::vector<DirectoryKey>& keys,
                                         const DirectorySignOptions& opt);
 /// Verifies a signed directory response with the keys it publishes (kid = keyid).
+/// `max_window` bounds expires - created (24 h by default; std::nullopt = unbounded, explicitly).
 httpsig::VerifyReport verify_directory(const httpsig::Message& response, std::string_view authority, std::int64_t now,
-                                       std::int64_t clock_skew = 60);
+                                       std::int64_t clock_skew = 60,
+                                       std::optional<std::int64_t> max_window = kMaxExpiresIn);
 
 /// Loads a JWKS (or a single JWK) into a KeyStore: every key under its "kid" and its thumbprint.
 Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view json);

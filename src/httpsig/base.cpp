@@ -176,6 +176,7 @@ std::string_view reason_name(Reason r) noexcept {
     case Reason::signature_agent_not_covered: return "signature_agent_not_covered";
     case Reason::missing_signature_agent: return "missing_signature_agent";
     case Reason::profile_violation: return "profile_violation";
+    case Reason::too_many_labels: return "too_many_labels";
   }
   return "unknown";
 }

@@ -144,13 +144,14 @@ Result<httpsig::Message> sign_directory(std::string_view jwks_body, const std::v
 }
 
 httpsig::VerifyReport verify_directory(const httpsig::Message& response, std::string_view authority, std::int64_t now,
-                                       std::int64_t clock_skew) {
+                                       std::int64_t clock_skew, std::optional<std::int64_t> max_window) {
   httpsig::KeyStore store;
   auto added = add_jwks(store, response.body);
   auto req = directory_request(authority);
   httpsig::VerifyPolicy pol;
   pol.now = now;
   pol.clock_skew = clock_skew;
+  pol.max_window = max_window;
   pol.tag = std::string(kDirectoryTag);
   pol.required_components = {"\"@authority\";req", "\"content-digest\""};
   pol.check_content_digest = true;

@@ -72,7 +72,7 @@ void Message::remove(std::string_view name) {
                 headers.end());
 }
 
-Result<Message> parse_message(std::string_view text) {
+Result<Message> parse_message(std::string_view text, const MessageLimits& limits) {
   Message m;
   std::size_t pos = 0;
   bool first = true;
@@ -111,6 +111,7 @@ Result<Message> parse_message(std::string_view text) {
     auto code = rest.substr(0, sp2);
     if (code.size() != 3 || !std::all_of(code.begin(), code.end(), [](char c) { return c >= '0' && c <= '9'; }))
       return merr("status code must be three digits");
+    if (code[0] == '0') return merr("status code must be 100..999 (RFC 9110 §15)");
     m.status = (code[0] - '0') * 100 + (code[1] - '0') * 10 + (code[2] - '0');
     if (sp2 != std::string_view::npos) m.reason = std::string(rest.substr(sp2 + 1));
   } else {
@@ -130,6 +131,10 @@ Result<Message> parse_message(std::string_view text) {
       saw_blank = true;
       break;
     }
+    if (pos > limits.max_header_bytes)
+      return Error{Errc::policy, "HTTP message: header section longer than " + std::to_string(limits.max_header_bytes) + " bytes"};
+    if (m.headers.size() >= limits.max_field_lines)
+      return Error{Errc::policy, "HTTP message: more than " + std::to_string(limits.max_field_lines) + " field lines"};
     if (line.front() == ' ' || line.front() == '\t') return merr("obsolete line folding is not accepted");
     auto colon = line.find(':');
     if (colon == std::string_view::npos || colon == 0) return merr("field line without a name");
@@ -140,6 +145,8 @@ Result<Message> parse_message(std::string_view text) {
       if (c == '\0' || c == '\r' || c == '\n') return merr("invalid character in field value");
     m.headers.push_back({std::string(name), std::string(value)});
   }
+  if ((saw_blank ? pos : text.size()) > limits.max_header_bytes + 2)
+    return Error{Errc::policy, "HTTP message: header section longer than " + std::to_string(limits.max_header_bytes) + " bytes"};
   if (saw_blank) m.body = std::string(text.substr(pos));
   return m;
 }

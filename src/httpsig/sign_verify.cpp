@@ -109,15 +109,15 @@ SignatureParams make_params(const SignSpec& spec) {
   return p;
 }
 
-Result<SignatureFields> parse_signature_fields(const Message& msg) {
+Result<SignatureFields> parse_signature_fields(const Message& msg, const sf::Limits& limits) {
   SignatureFields f;
   if (auto si = msg.get("signature-input")) {
-    auto d = sf::parse_dictionary(*si);
+    auto d = sf::parse_dictionary(*si, limits);
     if (!d) return Error{Errc::invalid_encoding, "Signature-Input: " + d.error().message};
     f.input = std::move(d.value());
   }
   if (auto s = msg.get("signature")) {
-    auto d = sf::parse_dictionary(*s);
+    auto d = sf::parse_dictionary(*s, limits);
     if (!d) return Error{Errc::invalid_encoding, "Signature: " + d.error().message};
     f.signature = std::move(d.value());
   }
@@ -212,6 +212,20 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
         return bad(Reason::duplicate_component, id.value() + " is covered twice");
       ids.push_back(id.value());
     }
+    if (pol.require_authority) {
+      // The signature must bind the authority the message was sent to: "@authority" (or
+      // "@target-uri", which contains it) of the request itself, or of the request a response
+      // answers (;req).
+      bool bound = false;
+      for (const auto& c : p.components()) {
+        if (c.bare.s != "@authority" && c.bare.s != "@target-uri") continue;
+        if ((sf::find_param(c.params, "req") != nullptr) == !msg.is_request) bound = true;
+      }
+      if (!bound)
+        return bad(Reason::required_component_not_covered,
+                   std::string(msg.is_request ? "\"@authority\"" : "\"@authority\";req") +
+                       " is not covered: the signature does not bind the authority (relaxing this must be explicit)");
+    }
     for (const auto& req : pol.required_components) {
       auto rc = parse_component(req);
       std::string want = rc ? sf::serialize_item(rc.value()).value() : req;
@@ -266,6 +280,10 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
     Reason r = extra(msg, label, p, d, extra_ctx);
     if (r != Reason::ok) return bad(r, d);
   }
+  // Freshness of a label without expires (after the profile check, which may require expires).
+  if (v.created && !v.expires && pol.now - *v.created > pol.default_lifetime + pol.clock_skew)
+    return bad(Reason::too_old, "created " + std::to_string(pol.now - *v.created) + " s ago and no expires (accepted for " +
+                                    std::to_string(pol.default_lifetime) + " s)");
 
   BaseError be;
   auto base = signature_base(msg, p, request, &be);
@@ -298,8 +316,8 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   // Replay: only after the signature verified (forged requests cannot poison the store).
   if (pol.nonces && p.nonce()) {
     std::int64_t forget = v.expires ? *v.expires + pol.clock_skew
-                                    : (v.created ? *v.created + pol.max_age.value_or(300) + pol.clock_skew
-                                                 : pol.now + pol.max_age.value_or(300));
+                                    : (v.created ? *v.created + pol.max_age.value_or(pol.default_lifetime) + pol.clock_skew
+                                                 : pol.now + pol.max_age.value_or(pol.default_lifetime));
     if (!pol.nonces->check_and_store(v.keyid, *p.nonce(), forget, pol.now))
       return bad(Reason::nonce_replayed, "nonce already seen for this keyid");
   }
@@ -313,7 +331,17 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
 VerifyReport verify_message(const Message& msg, const KeyResolver& keys, const VerifyPolicy& pol, const Message* request,
                             LabelCheck extra, const void* extra_ctx) {
   VerifyReport rep;
-  auto f = parse_signature_fields(msg);
+  auto f = parse_signature_fields(msg, pol.sf_limits);
+  if (f && f->input.size() > pol.max_labels) {
+    Verdict v;
+    v.label = "*";
+    v.outcome = Outcome::invalid;
+    v.reason = Reason::too_many_labels;
+    v.detail = std::to_string(f->input.size()) + " labels, at most " + std::to_string(pol.max_labels) + " are verified";
+    rep.verdicts.push_back(std::move(v));
+    rep.policy_detail = "too many signature labels";
+    return rep;
+  }
   if (!f) {
     Verdict v;
     v.label = "*";

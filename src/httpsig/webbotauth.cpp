@@ -66,8 +66,26 @@ httpsig::SignSpec spec_for(const LabelKey& lk, const SignerOptions& opt, const s
   return s;
 }
 
+// The Signature-Agent rule (webbotauth.hpp, "Signature-Agent"): checked before anything is signed.
+Status check_agent_rule(const std::vector<const LabelKey*>& labels, const SignerOptions& opt) {
+  const LabelKey* first = nullptr;
+  for (const auto* lk : labels) {
+    if (lk->agent.empty()) continue;
+    if (!opt.cover_signature_agent)
+      return Error{Errc::invalid_argument, "label " + lk->label +
+                                               " has a Signature-Agent but cover_signature_agent is off: a label's agent "
+                                               "must be covered by that label"};
+    if (opt.legacy_signature_agent && first && first->agent != lk->agent)
+      return Error{Errc::invalid_argument, "the legacy Signature-Agent form holds one agent, but labels " + first->label +
+                                               " and " + lk->label + " name different ones (use the dictionary form)"};
+    if (!first) first = lk;
+  }
+  return {};
+}
+
 Status set_signature_agent(Message& m, const std::vector<const LabelKey*>& labels, bool legacy) {
   if (legacy) {
+    // One sf-string: the agent every agent-carrying label shares (check_agent_rule).
     for (const auto* lk : labels) {
       if (lk->agent.empty()) continue;
       auto s = sf::serialize_item(sf::Item{sf::BareItem::string(lk->agent), {}});
@@ -104,7 +122,8 @@ Result<std::size_t> check_header_budget(const Message& request, const std::vecto
   for (const auto& b : labels) lks.push_back(LabelKey{b.label, nullptr, b.keyid, b.agent});
   std::vector<const LabelKey*> ptrs;
   for (const auto& l : lks) ptrs.push_back(&l);
-  (void)set_signature_agent(m, ptrs, opt.legacy_signature_agent);
+  if (auto st = check_agent_rule(ptrs, opt); !st) return st.error();
+  if (auto st = set_signature_agent(m, ptrs, opt.legacy_signature_agent); !st) return st.error();
   auto f = httpsig::parse_signature_fields(m);
   sf::Dictionary in = f ? f->input : sf::Dictionary{};
   sf::Dictionary sig = f ? f->signature : sf::Dictionary{};
@@ -169,6 +188,7 @@ Result<SignResult> Signer::sign(Message& request) const {
     active.push_back(&lk);
   }
 
+  if (auto st = check_agent_rule(active, opt_); !st) return st.error();
   // Header budget, before any signing work (an SLH-DSA signature takes long and never fits).
   {
     std::vector<BudgetLabel> bl;
@@ -261,24 +281,27 @@ Reason check_profile(const Message& msg, const std::string& label, const httpsig
     }
     return Reason::ok;
   }
+  // The rule (webbotauth.hpp): a label vouches for an agent only by covering it.
   auto d = sf::parse_dictionary(*sa);
   if (d && !d->empty()) {
     if (whole_agent) return Reason::ok;
-    if (sf::find_member(d.value(), label)) {
-      if (std::find(agent_keys.begin(), agent_keys.end(), label) == agent_keys.end()) {
-        detail = "Signature-Agent member \"" + label + "\" is not covered by label " + label;
-        return Reason::signature_agent_not_covered;
-      }
-      return Reason::ok;
+    // The member named after the label is that label's agent: it must be covered.
+    if (sf::find_member(d.value(), label) &&
+        std::find(agent_keys.begin(), agent_keys.end(), label) == agent_keys.end()) {
+      detail = "Signature-Agent member \"" + label + "\" is not covered by label " + label;
+      return Reason::signature_agent_not_covered;
     }
     for (const auto& k : agent_keys)
-      if (sf::find_member(d.value(), k)) return Reason::ok;
-    detail = "no Signature-Agent member is covered by label " + label;
-    return Reason::signature_agent_not_covered;
+      if (!sf::find_member(d.value(), k)) {
+        detail = "label " + label + " covers Signature-Agent member \"" + k + "\", which is absent";
+        return Reason::missing_signature_agent;
+      }
+    return Reason::ok;  // covers its member(s), or vouches for no agent (no member of its own)
   }
-  // Legacy form: a single sf-string; the whole field must be covered.
-  if (!whole_agent) {
-    detail = "Signature-Agent (legacy string form) is not covered";
+  // Legacy form: a single sf-string, covered whole by the labels that carry the agent; a label
+  // covering no signature-agent component vouches for no agent.
+  if (!agent_keys.empty()) {
+    detail = "label " + label + " covers a Signature-Agent member, but the field is the legacy string form";
     return Reason::signature_agent_not_covered;
   }
   return Reason::ok;

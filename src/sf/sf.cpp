@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace pqsig::sf {
 namespace {
@@ -27,6 +29,65 @@ bool is_tchar(char c) {
 bool is_b64_char(char c) { return is_alpha(c) || is_digit(c) || c == '+' || c == '/' || c == '='; }
 
 Error perr(std::string m) { return Error{Errc::invalid_encoding, "structured field: " + std::move(m)}; }
+Error lerr(const char* what, std::size_t limit) {
+  return Error{Errc::policy, std::string("structured field: more than ") + std::to_string(limit) + " " + what +
+                                 " (parser limit)"};
+}
+
+// Insert-or-overwrite into an ordered map (a vector of pairs) in O(1) expected time: keys are
+// views into the parsed text; up to kLinear keys are compared directly, then a hash index is
+// built. RFC 9651 §4.2.2 / §4.2.3.2: a repeated key overwrites the value, keeping its position.
+template <class V>
+class OrderedInserter {
+ public:
+  explicit OrderedInserter(std::vector<std::pair<std::string, V>>& out) : out_(out) {}
+  void put(std::string_view key, V v) {
+    std::size_t at = kNone;
+    if (index_.empty()) {
+      for (std::size_t k = 0; k < views_.size(); ++k)
+        if (views_[k] == key) { at = k; break; }
+    } else if (auto it = index_.find(key); it != index_.end()) {
+      at = it->second;
+    }
+    if (at != kNone) {
+      out_[at].second = std::move(v);
+      return;
+    }
+    out_.emplace_back(std::string(key), std::move(v));
+    views_.push_back(key);
+    if (!index_.empty()) {
+      index_.emplace(key, views_.size() - 1);
+    } else if (views_.size() == kLinear) {
+      index_.reserve(2 * kLinear);
+      for (std::size_t k = 0; k < views_.size(); ++k) index_.emplace(views_[k], k);
+    }
+  }
+  std::size_t size() const { return out_.size(); }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  static constexpr std::size_t kLinear = 8;
+  std::vector<std::pair<std::string, V>>& out_;
+  std::vector<std::string_view> views_;
+  std::unordered_map<std::string_view, std::size_t> index_;
+};
+
+// True when some key occurs twice (serialization refuses that: the output would not parse back
+// to the same value). Linear for small maps, hashed above.
+template <class V>
+bool has_duplicate_key(const std::vector<std::pair<std::string, V>>& m) {
+  if (m.size() <= 8) {
+    for (std::size_t a = 0; a < m.size(); ++a)
+      for (std::size_t b = a + 1; b < m.size(); ++b)
+        if (m[a].first == m[b].first) return true;
+    return false;
+  }
+  std::unordered_set<std::string_view> seen;
+  seen.reserve(m.size());
+  for (const auto& [k, v] : m)
+    if (!seen.insert(k).second) return true;
+  return false;
+}
 Error serr(std::string m) { return Error{Errc::invalid_argument, "structured field serialization: " + std::move(m)}; }
 
 // Valid UTF-8 (RFC 3629): no overlongs, no surrogates, <= U+10FFFF.
@@ -56,7 +117,7 @@ bool valid_utf8(std::string_view s) {
 
 class Parser {
  public:
-  explicit Parser(std::string_view s) : s_(s) {}
+  Parser(std::string_view s, const Limits& lim) : s_(s), lim_(lim) {}
 
   bool empty() const { return p_ >= s_.size(); }
   char peek() const { return s_[p_]; }
@@ -64,22 +125,22 @@ class Parser {
   void skip_ows() { while (!empty() && (peek() == ' ' || peek() == '\t')) ++p_; }
   std::size_t pos() const { return p_; }
 
-  // §4.2.3.3 Parsing a Key
-  Result<std::string> key() {
+  // §4.2.3.3 Parsing a Key (a view into the input)
+  Result<std::string_view> key() {
     if (empty() || !(is_lcalpha(peek()) || peek() == '*')) return perr(at("key must start with lcalpha or '*'"));
-    std::string k;
+    std::size_t start = p_;
     while (!empty()) {
       char c = peek();
       if (!(is_lcalpha(c) || is_digit(c) || c == '_' || c == '-' || c == '.' || c == '*')) break;
-      k.push_back(c);
       ++p_;
     }
-    return k;
+    return s_.substr(start, p_ - start);
   }
 
   // §4.2.3.2 Parsing Parameters
   Result<Parameters> params() {
     Parameters ps;
+    OrderedInserter<BareItem> ins(ps);
     while (!empty() && peek() == ';') {
       ++p_;
       skip_sp();
@@ -92,7 +153,8 @@ class Parser {
         if (!b) return b.error();
         v = std::move(b.value());
       }
-      set_param(ps, k.value(), std::move(v));
+      ins.put(k.value(), std::move(v));
+      if (ins.size() > lim_.max_params) return lerr("parameters", lim_.max_params);
     }
     return ps;
   }
@@ -121,9 +183,11 @@ class Parser {
         il.params = std::move(ps.value());
         return il;
       }
+      if (peek() == '(') return perr(at("inner lists cannot nest"));
       auto it = item();
       if (!it) return it.error();
       il.items.push_back(std::move(it.value()));
+      if (il.items.size() > lim_.max_inner_items) return lerr("inner list items", lim_.max_inner_items);
       if (empty()) break;
       if (peek() != ' ' && peek() != ')') return perr(at("inner list items must be separated by SP"));
     }
@@ -149,6 +213,7 @@ class Parser {
       auto m = member();
       if (!m) return m.error();
       l.push_back(std::move(m.value()));
+      if (l.size() > lim_.max_members) return lerr("list members", lim_.max_members);
       skip_ows();
       if (empty()) return l;
       if (peek() != ',') return perr(at("expected ',' between list members"));
@@ -162,6 +227,7 @@ class Parser {
   // §4.2.2 Parsing a Dictionary
   Result<Dictionary> dictionary() {
     Dictionary d;
+    OrderedInserter<Member> ins(d);
     while (!empty()) {
       auto k = key();
       if (!k) return k.error();
@@ -176,7 +242,8 @@ class Parser {
         if (!ps) return ps.error();
         m = Member::of(Item{BareItem::boolean(true), std::move(ps.value())});
       }
-      set_member(d, k.value(), std::move(m));
+      ins.put(k.value(), std::move(m));
+      if (ins.size() > lim_.max_members) return lerr("dictionary members", lim_.max_members);
       skip_ows();
       if (empty()) return d;
       if (peek() != ',') return perr(at("expected ',' between dictionary members"));
@@ -353,12 +420,14 @@ class Parser {
   }
 
   std::string_view s_;
+  Limits lim_;
   std::size_t p_ = 0;
 };
 
 template <class T, class F>
-Result<T> parse_top(std::string_view v, F f) {
-  Parser p(v);
+Result<T> parse_top(std::string_view v, const Limits& lim, F f) {
+  if (v.size() > lim.max_field_bytes) return lerr("bytes of field value", lim.max_field_bytes);
+  Parser p(v, lim);
   p.skip_sp();
   auto r = f(p);
   if (!r) return r.error();
@@ -423,13 +492,17 @@ std::string combine_field_lines(std::span<const std::string> lines) {
   return out;
 }
 
-Result<Item> parse_item(std::string_view v) { return parse_top<Item>(v, [](Parser& p) { return p.item(); }); }
-Result<List> parse_list(std::string_view v) { return parse_top<List>(v, [](Parser& p) { return p.list(); }); }
-Result<Dictionary> parse_dictionary(std::string_view v) {
-  return parse_top<Dictionary>(v, [](Parser& p) { return p.dictionary(); });
+Result<Item> parse_item(std::string_view v, const Limits& lim) {
+  return parse_top<Item>(v, lim, [](Parser& p) { return p.item(); });
 }
-Result<InnerList> parse_inner_list(std::string_view v) {
-  return parse_top<InnerList>(v, [](Parser& p) { return p.inner_list(); });
+Result<List> parse_list(std::string_view v, const Limits& lim) {
+  return parse_top<List>(v, lim, [](Parser& p) { return p.list(); });
+}
+Result<Dictionary> parse_dictionary(std::string_view v, const Limits& lim) {
+  return parse_top<Dictionary>(v, lim, [](Parser& p) { return p.dictionary(); });
+}
+Result<InnerList> parse_inner_list(std::string_view v, const Limits& lim) {
+  return parse_top<InnerList>(v, lim, [](Parser& p) { return p.inner_list(); });
 }
 
 bool is_valid_key(std::string_view k) noexcept {
@@ -507,6 +580,7 @@ Result<std::string> serialize_bare_item(const BareItem& b) {
 }
 
 Result<std::string> serialize_params(const Parameters& p) {
+  if (has_duplicate_key(p)) return serr("a parameter key is repeated");
   std::string out;
   for (const auto& [k, v] : p) {
     if (!is_valid_key(k)) return serr("invalid parameter key '" + k + "'");
@@ -560,6 +634,7 @@ Result<std::string> serialize_list(const List& l) {
 }
 
 Result<std::string> serialize_dictionary(const Dictionary& d) {
+  if (has_duplicate_key(d)) return serr("a dictionary key is repeated");
   std::string out;
   for (std::size_t k = 0; k < d.size(); ++k) {
     const auto& [key, m] = d[k];
@@ -587,24 +662,24 @@ Result<FieldType> parse_field_type(std::string_view name) {
   return Error{Errc::invalid_argument, "field type must be item, list or dictionary"};
 }
 
-Result<Field> parse_field(FieldType t, std::string_view v) {
+Result<Field> parse_field(FieldType t, std::string_view v, const Limits& lim) {
   Field f;
   f.type = t;
   switch (t) {
     case FieldType::item: {
-      auto r = parse_item(v);
+      auto r = parse_item(v, lim);
       if (!r) return r.error();
       f.item = std::move(r.value());
       break;
     }
     case FieldType::list: {
-      auto r = parse_list(v);
+      auto r = parse_list(v, lim);
       if (!r) return r.error();
       f.list = std::move(r.value());
       break;
     }
     case FieldType::dictionary: {
-      auto r = parse_dictionary(v);
+      auto r = parse_dictionary(v, lim);
       if (!r) return r.error();
       f.dict = std::move(r.value());
       break;
@@ -642,26 +717,39 @@ std::string base32_encode(byte_span b) {
   return out;
 }
 
+// RFC 4648 §6 (alphabet, padding) and §3.5 (canonical: the pad bits of the last character are 0).
 Result<bytes> base32_decode(std::string_view s) {
+  auto bad = [](const char* m) { return Error{Errc::invalid_encoding, std::string("base32: ") + m}; };
+  std::size_t data = s.size();
+  while (data > 0 && s[data - 1] == '=') --data;
+  const std::size_t pads = s.size() - data;
+  // Characters in the last quantum: 2, 4, 5, 7 or 8 (1, 3, 6 cannot end on a byte boundary).
+  const std::size_t tail = data % 8;
+  if (tail == 1 || tail == 3 || tail == 6) return bad("impossible length");
+  if (pads != 0) {
+    if (s.size() % 8 != 0) return bad("padded input is not a multiple of 8 characters");
+    if (pads != (8 - tail) % 8) return bad("wrong amount of padding");
+  }
   bytes out;
-  std::uint64_t acc = 0;
+  out.reserve(data * 5 / 8);
+  std::uint32_t acc = 0;
   int bits = 0;
-  bool pad = false;
-  for (char c : s) {
-    int v;
-    if (c == '=') { pad = true; continue; }
-    if (pad) return Error{Errc::invalid_encoding, "base32: data after padding"};
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a';
-    else if (c >= '2' && c <= '7') v = c - '2' + 26;
-    else return Error{Errc::invalid_encoding, "base32: invalid character"};
-    acc = (acc << 5) | static_cast<std::uint64_t>(v);
+  for (std::size_t k = 0; k < data; ++k) {
+    char c = s[k];
+    std::uint32_t v;
+    if (c >= 'A' && c <= 'Z') v = static_cast<std::uint32_t>(c - 'A');
+    else if (c >= 'a' && c <= 'z') v = static_cast<std::uint32_t>(c - 'a');
+    else if (c >= '2' && c <= '7') v = static_cast<std::uint32_t>(c - '2' + 26);
+    else if (c == '=') return bad("data after padding");
+    else return bad("invalid character");
+    acc = ((acc << 5) | v) & 0xFFFu;
     bits += 5;
     if (bits >= 8) {
       bits -= 8;
       out.push_back(static_cast<std::uint8_t>((acc >> bits) & 0xFF));
     }
   }
+  if ((acc & ((1u << bits) - 1u)) != 0) return bad("non-zero pad bits in the last character");
   return out;
 }
 

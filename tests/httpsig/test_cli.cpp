@@ -37,7 +37,7 @@ Run run(const std::string& args, const std::string& stdin_text = "") {
 }  // namespace
 
 TEST(HttpCli, SfParseAndSerialize) {
-  if (!std::filesystem::exists(kBin)) GTEST_SKIP() << "pqsig CLI not built";
+  ASSERT_TRUE(std::filesystem::exists(kBin)) << kBin << " (test_httpsig depends on pqsig_cli)";
   auto a = run("sf parse --type dictionary -- 'a=1,  b=(x y);q' 'c=?0'");
   EXPECT_EQ(a.rc, 0);
   EXPECT_EQ(a.out, "a=1, b=(x y);q, c=?0\n");
@@ -50,14 +50,12 @@ TEST(HttpCli, SfParseAndSerialize) {
 }
 
 TEST(HttpCli, SignVerifyDirectoryRoundTrip) {
-  if (!std::filesystem::exists(kBin)) GTEST_SKIP() << "pqsig CLI not built";
+  ASSERT_TRUE(std::filesystem::exists(kBin)) << kBin << " (test_httpsig depends on pqsig_cli)";
   auto dir = std::filesystem::temp_directory_path() / ("pqsig_cli_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::string d = dir.string();
-  if (run("keygen --alg ed25519 -o '" + d + "/ed.jwk'").rc != 0 || run("keygen --alg ml-dsa-44 -o '" + d + "/ml.jwk'").rc != 0) {
-    std::filesystem::remove_all(dir);
-    GTEST_SKIP() << "keygen not available in this build";
-  }
+  ASSERT_EQ(run("keygen --alg ed25519 -o '" + d + "/ed.jwk'").rc, 0);
+  ASSERT_EQ(run("keygen --alg ml-dsa-44 -o '" + d + "/ml.jwk'").rc, 0);
   auto jwks = run("directory build --key '" + d + "/ed.jwk' --key '" + d + "/ml.jwk'");
   ASSERT_EQ(jwks.rc, 0);
   std::ofstream(d + "/dir.json") << jwks.out;
@@ -81,8 +79,51 @@ TEST(HttpCli, SignVerifyDirectoryRoundTrip) {
   // expired as of a later --now → exit 1
   EXPECT_EQ(run("http verify --keys '" + d + "/dir.json' --now 99999999999", signed_req.out).rc, 1);
   // SLH-DSA-128f: refused by the header cap
-  if (run("keygen --alg slh-dsa-sha2-128f -o '" + d + "/slh.jwk'").rc == 0) {
-    EXPECT_EQ(run("http sign --key sig1='" + d + "/ed.jwk' --key sig2='" + d + "/slh.jwk' --agent https://b/d", req).rc, 1);
-  }
+  ASSERT_EQ(run("keygen --alg slh-dsa-sha2-128f -o '" + d + "/slh.jwk'").rc, 0);
+  EXPECT_EQ(run("http sign --key sig1='" + d + "/ed.jwk' --key sig2='" + d + "/slh.jwk' --agent https://b/d", req).rc, 1);
+  std::filesystem::remove_all(dir);
+}
+
+// Issue 10 item 1: `http verify --keys directory.json` without --profile accepted a signature
+// covering only "@method", with no tag, after the request's Host was changed.
+TEST(HttpCli, DefaultVerifyRefusesUnboundOrStaleSignatures) {
+  auto dir = std::filesystem::temp_directory_path() / ("pqsig_cli_safe_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string d = dir.string();
+  ASSERT_EQ(run("keygen --alg ed25519 -o '" + d + "/ed.jwk'").rc, 0);
+  auto jwks = run("directory build --key '" + d + "/ed.jwk'");
+  ASSERT_EQ(jwks.rc, 0);
+  std::ofstream(d + "/dir.json") << jwks.out;
+  std::string req = "GET /page HTTP/1.1\r\nHost: example.com\r\n\r\n";
+  auto method_only = run("http sign --profile rfc9421 --component @method --expires 0 --no-nonce --created 1700000000 --key '" + d +
+                             "/ed.jwk'",
+                         req);
+  ASSERT_EQ(method_only.rc, 0);
+  ASSERT_EQ(method_only.out.find("tag="), std::string::npos);
+  std::string moved = method_only.out;
+  moved.replace(moved.find("example.com"), 11, "evil.example");
+  auto v = run("http verify --now 1700000010 --keys '" + d + "/dir.json'", moved);
+  EXPECT_EQ(v.rc, 1) << v.out;
+  EXPECT_NE(v.out.find("required_component_not_covered"), std::string::npos) << v.out;
+  // Relaxing is explicit.
+  EXPECT_EQ(run("http verify --no-authority-binding --now 1700000010 --keys '" + d + "/dir.json'", moved).rc, 0);
+  // Covering @authority: valid now, stale after the default lifetime of a label without expires.
+  auto bound = run("http sign --profile rfc9421 --component @method --component @authority --expires 0 --no-nonce "
+                   "--created 1700000000 --key '" + d + "/ed.jwk'",
+                   req);
+  ASSERT_EQ(bound.rc, 0);
+  EXPECT_EQ(run("http verify --now 1700000010 --keys '" + d + "/dir.json'", bound.out).rc, 0);
+  auto stale = run("http verify --now 1700009999 --keys '" + d + "/dir.json'", bound.out);
+  EXPECT_EQ(stale.rc, 1);
+  EXPECT_NE(stale.out.find("too_old"), std::string::npos) << stale.out;
+  // A validity window longer than 24 h is refused unless --max-validity allows it.
+  auto longwin = run("http sign --profile rfc9421 --component @authority --expires 200000 --no-nonce --created 1700000000 --key '" +
+                         d + "/ed.jwk'",
+                     req);
+  ASSERT_EQ(longwin.rc, 0);
+  auto lw = run("http verify --now 1700000010 --keys '" + d + "/dir.json'", longwin.out);
+  EXPECT_EQ(lw.rc, 1);
+  EXPECT_NE(lw.out.find("invalid_window"), std::string::npos) << lw.out;
+  EXPECT_EQ(run("http verify --max-validity 0 --now 1700000010 --keys '" + d + "/dir.json'", longwin.out).rc, 0);
   std::filesystem::remove_all(dir);
 }

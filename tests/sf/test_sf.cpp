@@ -253,3 +253,139 @@ TEST(SfBase32, Rfc4648Vectors) {
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(std::string(d->begin(), d->end()), "foobar");
 }
+
+// ---------------------------------------------------------------- issue 10 (items 2 and 11)
+
+TEST(SfBase32, RefusesNonCanonicalInput) {
+  // Non-zero pad bits in the last character: "MZ" decodes 'f' with 2 bits left, which must be 0.
+  EXPECT_TRUE(base32_decode("MY======").ok());
+  EXPECT_FALSE(base32_decode("MZ======").ok());
+  EXPECT_FALSE(base32_decode("MZXR====").ok());  // "fo" + 4 stray bits
+  EXPECT_FALSE(base32_decode("MZXW6YTBOJ======").ok());
+  EXPECT_EQ(base32_decode("MZ").error().code, Errc::invalid_encoding);
+  // Impossible lengths and misplaced / miscounted padding.
+  EXPECT_FALSE(base32_decode("M").ok());
+  EXPECT_FALSE(base32_decode("MZX").ok());
+  EXPECT_FALSE(base32_decode("MZXW6Y").ok());
+  EXPECT_FALSE(base32_decode("MY=====").ok());
+  EXPECT_FALSE(base32_decode("MY=======").ok());
+  EXPECT_FALSE(base32_decode("MZXW6===MZXW6===").ok());
+  EXPECT_FALSE(base32_decode("M=Y=====").ok());
+  // Unpadded canonical input and lower case are accepted.
+  auto d = base32_decode("mzxw6ytboi");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(std::string(d->begin(), d->end()), "foobar");
+  // Every length round-trips.
+  bytes b;
+  for (int n = 0; n < 20; ++n) {
+    auto r = base32_decode(base32_encode(b));
+    ASSERT_TRUE(r.ok()) << n;
+    EXPECT_EQ(r.value(), b);
+    b.push_back(static_cast<std::uint8_t>(0xA5 ^ n));
+  }
+}
+
+TEST(SfSerialize, RefusesDuplicateKeys) {
+  Dictionary d;
+  d.emplace_back("a", Member::of(Item{BareItem::integer(1), {}}));
+  d.emplace_back("a", Member::of(Item{BareItem::integer(2), {}}));
+  auto s = serialize_dictionary(d);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, Errc::invalid_argument);
+  Parameters p{{"x", BareItem::integer(1)}, {"x", BareItem::integer(2)}};
+  EXPECT_FALSE(serialize_params(p).ok());
+  EXPECT_FALSE(serialize_item(Item{BareItem::integer(0), p}).ok());
+  // Large maps (hashed duplicate detection) too.
+  Dictionary big;
+  for (int k = 0; k < 100; ++k) big.emplace_back("k" + std::to_string(k), Member::of(Item{BareItem::integer(k), {}}));
+  EXPECT_TRUE(serialize_dictionary(big).ok());
+  big.emplace_back("k42", Member::of(Item{BareItem::integer(0), {}}));
+  EXPECT_FALSE(serialize_dictionary(big).ok());
+  // The JSON test form can express duplicates; serializing them is refused.
+  auto f = from_test_json(FieldType::dictionary, "[[\"a\",[1,[]]],[\"a\",[2,[]]]]");
+  ASSERT_TRUE(f.ok());
+  EXPECT_FALSE(serialize_field(f.value()).ok());
+}
+
+TEST(SfDictionary, DuplicatesLastWinsFirstPositionAtScale) {
+  // RFC 9651 §4.2.2: a repeated key overwrites the value in place. Exercise the hash index
+  // (more than 8 keys) as well as the linear path.
+  std::string text;
+  for (int k = 0; k < 50; ++k) text += (k ? ", " : "") + std::string("k") + std::to_string(k) + "=" + std::to_string(k);
+  text += ", k3=300, k40=4000, k0;p=1";
+  auto d = parse_dictionary(text);
+  ASSERT_TRUE(d.ok()) << d.error().what();
+  ASSERT_EQ(d->size(), 50u);
+  EXPECT_EQ((*d)[3].first, "k3");
+  EXPECT_EQ((*d)[3].second.item.bare.i, 300);
+  EXPECT_EQ((*d)[40].second.item.bare.i, 4000);
+  EXPECT_EQ((*d)[0].first, "k0");
+  EXPECT_TRUE((*d)[0].second.item.bare.is_true());
+  EXPECT_EQ(find_param((*d)[0].second.item.params, "p")->i, 1);
+  // Parameters the same way.
+  std::string item = "x";
+  for (int k = 0; k < 20; ++k) item += ";p" + std::to_string(k) + "=" + std::to_string(k);
+  item += ";p5=55;p0=0";
+  auto it = parse_item(item);
+  ASSERT_TRUE(it.ok());
+  ASSERT_EQ(it->params.size(), 20u);
+  EXPECT_EQ(it->params[5].second.i, 55);
+  EXPECT_EQ(it->params[5].first, "p5");
+}
+
+TEST(SfLimits, EachLimitIsATypedError) {
+  // 40,000 labels (18.8 s before the fix) now take milliseconds with a lifted member limit,
+  // and are refused with Errc::policy under the default one.
+  std::string many;
+  for (int k = 0; k < 40000; ++k) many += (k ? "," : "") + std::string("l") + std::to_string(k) + "=1";
+  auto def = parse_dictionary(many);
+  ASSERT_FALSE(def.ok());
+  EXPECT_EQ(def.error().code, Errc::policy);
+  std::string members;
+  for (int k = 0; k < 1025; ++k) members += (k ? "," : "") + std::string("l") + std::to_string(k);
+  auto over = parse_dictionary(members);
+  ASSERT_FALSE(over.ok());
+  EXPECT_EQ(over.error().code, Errc::policy);
+  EXPECT_NE(over.error().message.find("dictionary members"), std::string::npos) << over.error().message;
+  Limits lim = Limits::unlimited();
+  auto all = parse_dictionary(many, lim);
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 40000u);
+  // The members limit is exact: 1024 pass, 1025 do not.
+  auto n_members = [](int n) {
+    std::string s;
+    for (int k = 0; k < n; ++k) s += (k ? "," : "") + std::to_string(k);
+    return s;
+  };
+  EXPECT_TRUE(parse_list(n_members(1024)).ok());
+  EXPECT_EQ(parse_list(n_members(1025)).error().code, Errc::policy);
+  // Parameters, inner list items, field bytes.
+  std::string params = "x";
+  for (int k = 0; k < 257; ++k) params += ";p" + std::to_string(k);
+  EXPECT_EQ(parse_item(params).error().code, Errc::policy);
+  std::string inner = "(";
+  for (int k = 0; k < 257; ++k) inner += (k ? " " : "") + std::to_string(k);
+  inner += ")";
+  EXPECT_EQ(parse_list(inner).error().code, Errc::policy);
+  EXPECT_EQ(parse_inner_list(inner).error().code, Errc::policy);
+  Limits small;
+  small.max_field_bytes = 10;
+  EXPECT_EQ(parse_item("\"0123456789\"", small).error().code, Errc::policy);
+  EXPECT_TRUE(parse_item("\"01234567\"", small).ok());
+  // Nesting is bounded by the grammar: an inner list inside an inner list is malformed.
+  EXPECT_EQ(parse_list("((a))").error().code, Errc::invalid_encoding);
+  EXPECT_EQ(parse_list("(a (b))").error().code, Errc::invalid_encoding);
+}
+
+TEST(SfRoundTrip, ParseSerializeParse) {
+  // parse(serialize(x)) == x for parsed x (the property the fuzzer checks at scale).
+  for (const char* t : {"a=1, b=(x \"y\" :AQI=: ?0 @5 %\"\\u00e9\" 1.5);q=-2, c;d=?0", "a, b;x=1;y=2, a;z"}) {
+    auto d = parse_dictionary(t);
+    ASSERT_TRUE(d.ok()) << t;
+    auto s = serialize_dictionary(d.value());
+    ASSERT_TRUE(s.ok()) << t;
+    auto d2 = parse_dictionary(s.value());
+    ASSERT_TRUE(d2.ok()) << s.value();
+    EXPECT_EQ(d.value(), d2.value()) << t;
+  }
+}

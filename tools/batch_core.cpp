@@ -1,0 +1,154 @@
+// `pqsig batch`: the line handler and the session loop (a library of its own, pqsig_batch, so
+// the unit tests and the fuzz harness drive exactly what the CLI runs).
+#include <istream>
+#include <ostream>
+#include <string>
+
+#include "batch.hpp"
+
+namespace pqsig::cli::batch {
+
+bytes hex_field(const json& req, const char* name) {
+  auto it = req.find(name);
+  if (it == req.end()) throw BadRequest(std::string("missing field \"") + name + "\"");
+  if (!it->is_string()) throw BadRequest(std::string("field \"") + name + "\" must be a hex string");
+  auto r = from_hex(it->get<std::string>());
+  if (!r) throw BadRequest(std::string("field \"") + name + "\": " + r.error().message);
+  return std::move(r.value());
+}
+
+std::optional<bytes> opt_hex_field(const json& req, const char* name) {
+  if (!req.contains(name) || req.at(name).is_null()) return std::nullopt;
+  return hex_field(req, name);
+}
+
+std::string str_field(const json& req, const char* name) {
+  auto it = req.find(name);
+  if (it == req.end()) throw BadRequest(std::string("missing field \"") + name + "\"");
+  if (!it->is_string()) throw BadRequest(std::string("field \"") + name + "\" must be a string");
+  return it->get<std::string>();
+}
+
+std::optional<std::string> opt_str_field(const json& req, const char* name) {
+  if (!req.contains(name) || req.at(name).is_null()) return std::nullopt;
+  return str_field(req, name);
+}
+
+bool opt_bool_field(const json& req, const char* name, bool dflt) {
+  auto it = req.find(name);
+  if (it == req.end() || it->is_null()) return dflt;
+  if (!it->is_boolean()) throw BadRequest(std::string("field \"") + name + "\" must be a boolean");
+  return it->get<bool>();
+}
+
+std::string to_hex_str(byte_span b) { return to_hex(b, false); }
+
+void need_len(const char* name, const bytes& b, std::size_t n) {
+  if (b.size() != n)
+    throw BadRequest(std::string("field \"") + name + "\" must be " + std::to_string(n) + " bytes, got " +
+                     std::to_string(b.size()));
+}
+
+bool internal_interface(const json& req) {
+  auto iface = opt_str_field(req, "interface");
+  if (!iface || *iface == "external") return false;
+  if (*iface == "internal") return true;
+  throw BadRequest("field \"interface\" must be \"external\" or \"internal\"");
+}
+
+
+const Family* family_for(std::string_view alg) {
+  const Family* fams[] = {&mldsa_family(), &slhdsa_family(), &kem_family(), &classical_family()};
+  for (const Family* f : fams)
+    if (f->handles(alg)) return f;
+  return nullptr;
+}
+
+json process_line(std::string_view line) {
+  json resp;
+  json req;
+  try {
+    try {
+      req = json::parse(line.begin(), line.end());
+    } catch (const json::exception& e) {
+      // The message may quote bytes of the line (invalid UTF-8): reply_text replaces them.
+      return json{{"error", std::string("invalid JSON: ") + e.what()}};
+    }
+    if (!req.is_object()) return json{{"error", "request must be a JSON object"}};
+    std::string alg = str_field(req, "alg");
+    const std::string op = str_field(req, "op");
+    if (auto prov = opt_str_field(req, "provider")) {  // any verify request through any provider
+      if (op != "verify") throw BadRequest("\"provider\" applies to op \"verify\" only");
+      resp = provider_verify(req, *prov);
+    } else {
+    const Family* chosen = family_for(alg);
+    if (!chosen) throw BadRequest("unknown alg \"" + alg + "\"");
+    resp = chosen->handle(req);
+    }
+  } catch (const BadRequest& e) {
+    resp = json{{"error", e.what()}};
+  } catch (const std::exception& e) {
+    resp = json{{"error", std::string("internal: ") + e.what()}};
+  } catch (...) {
+    resp = json{{"error", "internal: unknown exception"}};
+  }
+  try {
+    if (req.is_object() && req.contains("id")) resp["id"] = req["id"];
+  } catch (...) {
+  }
+  return resp;
+}
+
+std::string reply_text(const json& reply) {
+  // Never throws: strings are valid UTF-8 when they come from a parsed request, but an error
+  // message may quote raw input bytes (a cut multibyte character, invalid UTF-8): those are
+  // replaced by U+FFFD instead of throwing json::type_error 316 (which ended the session).
+  try {
+    return reply.dump(-1, ' ', false, json::error_handler_t::replace);
+  } catch (...) {
+    return R"({"error":"internal: reply could not be serialized"})";
+  }
+}
+
+std::string answer_line(std::string_view line) { return reply_text(process_line(line)); }
+
+SessionStats run_session(std::istream& in, std::ostream& out, const SessionOptions& opt) {
+  SessionStats st;
+  std::streambuf* sb = in.rdbuf();
+  std::string line;
+  for (;;) {
+    line.clear();
+    std::size_t length = 0;  // bytes of the line, including those discarded past the cap
+    bool any = false, eof = false;
+    for (;;) {
+      int c = sb ? sb->sbumpc() : std::char_traits<char>::eof();
+      if (c == std::char_traits<char>::eof()) {
+        eof = true;
+        break;
+      }
+      any = true;
+      if (c == '\n') break;
+      if (length < opt.max_line_bytes) line.push_back(static_cast<char>(c));  // past the cap: discarded
+      ++length;
+    }
+    if (!any && eof) break;
+    if (length <= opt.max_line_bytes && !line.empty() && line.back() == '\r') line.pop_back();
+    std::string reply;
+    if (length > opt.max_line_bytes) {
+      reply = reply_text(json{{"error", "line longer than " + std::to_string(opt.max_line_bytes) +
+                                            " bytes (" + std::to_string(length) + "); discarded"}});
+      ++st.too_long;
+    } else if (line.find_first_not_of(" \t") == std::string::npos) {
+      reply = reply_text(json{{"error", "empty request line"}});
+    } else {
+      reply = answer_line(line);
+    }
+    out << reply << '\n';
+    out.flush();
+    ++st.lines;
+    if (eof) break;
+  }
+  return st;
+}
+
+}  // namespace pqsig::cli::batch
