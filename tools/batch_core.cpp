@@ -81,9 +81,9 @@ json process_line(std::string_view line) {
       if (op != "verify") throw BadRequest("\"provider\" applies to op \"verify\" only");
       resp = provider_verify(req, *prov);
     } else {
-    const Family* chosen = family_for(alg);
-    if (!chosen) throw BadRequest("unknown alg \"" + alg + "\"");
-    resp = chosen->handle(req);
+      const Family* chosen = family_for(alg);
+      if (!chosen) throw BadRequest("unknown alg \"" + alg + "\"");
+      resp = chosen->handle(req);
     }
   } catch (const BadRequest& e) {
     resp = json{{"error", e.what()}};
