@@ -53,6 +53,7 @@ Result<BareItem> bare_from_json(const json& j) {
   }
   if (j.is_string()) return BareItem::string(j.get<std::string>());
   if (j.is_object() && j.contains("__type") && j.contains("value")) {
+    if (!j["__type"].is_string()) return jerr("\"__type\" is not a string");
     auto t = j["__type"].get<std::string>();
     const auto& v = j["value"];
     if (t == "token" && v.is_string()) return BareItem::token(v.get<std::string>());
