@@ -1,5 +1,7 @@
 // `pqsig key record | rotate | revoke | check`: purpose-bound key records and two-way rotation.
 // Exit codes: 0 accepted, 1 refused (reason code on stderr), 2 usage or input error.
+// `check` refuses (exit 1, "unanchored") unless a trusted --anchor kid is in the chain or
+// --allow-unanchored is given; revocations are signed (`revoke --key`) and verified.
 #include <ctime>
 #include <iostream>
 #include <string>
@@ -99,21 +101,25 @@ void register_key_records(CLI::App& app) {
   }
   // ---------------------------------------------------------------- key revoke
   {
-    auto* c = key->add_subcommand("revoke", "Mark a record revoked from a given time on");
+    auto* c = key->add_subcommand("revoke", "Revoke a record from a given time on (signed by the record's key or the key it was rotated from)");
     struct O {
-      std::string record, reason, out;
+      std::string record, reason, out, key;
       std::uint64_t at = 0;
       bool force = false;
     };
     static O o;
     c->add_option("record", o.record, "record file (JSON)")->required();
     c->add_option("--at", o.at, "revoked from, Unix seconds (default: now)");
-    c->add_option("--reason", o.reason, "reason (free text)");
+    c->add_option("--reason", o.reason, "reason (free text, <= 1024 bytes)");
+    c->add_option("--key", o.key, "private key with authority over the record: its own key, or the key it was rotated from")
+        ->required();
     c->add_option("-o,--out", o.out, "output file (default: stdout)");
     c->add_flag("--force", o.force, "replace an existing output file");
     c->callback([] {
       auto r = load_record(o.record);
-      keys::revoke(r, o.at ? o.at : now(), o.reason);
+      auto k = load_key_file(o.key);
+      auto st = keys::revoke(r, signing_key(k, o.key), o.at ? o.at : now(), o.reason);
+      if (!st) throw Exit{kExitUsage, "revoke: " + st.error().what()};
       write_output(o.out, keys::to_json(r) + "\n", false, o.force);
     });
   }
@@ -122,15 +128,20 @@ void register_key_records(CLI::App& app) {
     auto* c = key->add_subcommand("check", "Validate a key record (and its rotation chain); exit 0 ok, 1 refused, 2 error");
     struct O {
       std::string record, purpose;
-      std::vector<std::string> chain;
+      std::vector<std::string> chain, anchors;
       std::uint64_t at = 0;
-      bool have_at = false, quiet = false;
+      bool have_at = false, quiet = false, allow_unanchored = false;
     };
     static O o;
     c->add_option("record", o.record, "record file (JSON)")->required();
     c->add_option("--purpose", o.purpose, "required purpose");
     auto* at = c->add_option("--at", o.at, "time of use, Unix seconds (default: now)");
     c->add_option("--chain", o.chain, "earlier records, oldest (trusted anchor) first; repeat or list")->expected(1, -1);
+    c->add_option("--anchor", o.anchors,
+                  "kid trusted out of band (repeat); the chain must contain it, else the check is refused")
+        ->expected(1, -1);
+    c->add_flag("--allow-unanchored", o.allow_unanchored,
+                "accept without a trusted anchor (only shows the records are self-consistent; says so)");
     c->add_flag("-q,--quiet", o.quiet, "print nothing on success");
     c->callback([at] {
       std::vector<keys::KeyRecord> recs;
@@ -143,6 +154,8 @@ void register_key_records(CLI::App& app) {
         opt.purpose = *p;
       }
       if (at->count() > 0) opt.at = o.at;
+      opt.anchors = o.anchors;
+      opt.allow_unanchored = o.allow_unanchored;
       keys::Refusal why{};
       Status st = recs.size() == 1 ? keys::check_record(recs.back(), opt, &why) : keys::check_chain(recs, opt, &why);
       if (!st) {
@@ -151,7 +164,10 @@ void register_key_records(CLI::App& app) {
       }
       const auto& r = recs.back();
       if (!o.quiet)
-        std::cout << "ok: " << r.participant << " " << canonical::purpose_name(r.purpose) << " " << r.suite->id
+        std::cout << (o.anchors.empty() ? "ok (UNANCHORED: no trusted anchor given, the records are only "
+                                          "self-consistent): "
+                                        : "ok (anchored): ")
+                  << r.participant << " " << canonical::purpose_name(r.purpose) << " " << r.suite->id
                   << " generation " << r.generation << " kid " << r.kid
                   << (recs.size() > 1 ? " (chain of " + std::to_string(recs.size()) + ")" : std::string()) << "\n";
     });

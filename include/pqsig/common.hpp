@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -145,6 +146,22 @@ std::string base64_encode(byte_span b);            ///< RFC 4648 §4, padded
 std::string base64url_encode(byte_span b);         ///< RFC 4648 §5, unpadded
 Result<bytes> base64_decode(std::string_view s);   ///< strict, padding required
 Result<bytes> base64url_decode(std::string_view s);///< strict, no padding allowed
+
+// ---- encodings of secrets: constant time in the data (only the length and a single
+// "well-formed or not" bit are public), output in wipe-on-destroy memory.
+Result<SecretBytes> secret_from_hex(std::string_view s);          ///< as from_hex
+Result<SecretBytes> secret_base64_decode(std::string_view s);     ///< as base64_decode
+Result<SecretBytes> secret_base64url_decode(std::string_view s);  ///< as base64url_decode
+
+// ---- logging: the library never writes to stdout/stderr itself. Messages go to the sink the
+// caller installs (default: none, i.e. no output). The sink may be called from any thread.
+enum class LogLevel { debug, info, warning, error };
+std::string_view log_level_name(LogLevel l) noexcept;
+using LogSink = std::function<void(LogLevel, std::string_view)>;
+/// Install (or, with an empty function, remove) the process-wide log sink.
+void set_log_sink(LogSink sink);
+/// Send one message to the sink (no-op without one). For the library's own use.
+void log_message(LogLevel level, std::string_view message);
 
 inline byte_span as_bytes(std::string_view s) noexcept {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};

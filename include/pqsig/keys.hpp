@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pqsig/canonical.hpp"
 #include "pqsig/common.hpp"
@@ -35,12 +36,22 @@ enum class Refusal {
   revoked,                 ///< "revoked": at or after the revocation time
   bad_rotation_signature,  ///< "bad_rotation_signature": a rotation signature does not verify
   broken_chain,            ///< "broken_chain": rotation does not link to the previous record
+  bad_revocation,          ///< "bad_revocation": a revocation is unsigned, or not signed by a key with
+                           ///< that authority (the record's own key or the key it was rotated from)
+  unanchored,              ///< "unanchored": no record of the chain is a trusted anchor (CheckOptions)
 };
 std::string_view refusal_code(Refusal r) noexcept;
 
+/// A signed revocation. Authority to revoke a record belongs to the record's own key (the holder
+/// declares it compromised or retired) and to the key it was rotated from (the key that vouched
+/// for it). The signature covers the record's canonical content, `at` and `reason`
+/// (revocation_input); an unsigned or badly signed revocation makes the record refused
+/// (Refusal::bad_revocation): never silently ignored, never accepted as unsigned.
 struct Revocation {
   std::uint64_t at = 0;  ///< Unix seconds from which the key is refused
   std::string reason;
+  std::string signer_kid;  ///< kid of the signing key: the record's kid or rotation->previous_kid
+  bytes signature;         ///< signer over revocation_input(record), context as rotation_options
 };
 
 struct RotationProof {
@@ -92,12 +103,21 @@ SignOptions rotation_options(const SuiteInfo& suite, std::string& ctx_store);
 Result<KeyRecord> rotate(const KeyRecord& previous, const SigningKey& old_key, const SigningKey& new_key,
                          std::uint64_t not_before, std::uint64_t not_after);
 
-/// Add a revocation to a record (the record is refused from `at` on).
-void revoke(KeyRecord& r, std::uint64_t at, std::string reason);
+/// Add a signed revocation to a record (the record is refused from `at` on). `authority` must be
+/// the record's own key or the key it was rotated from (else Errc::invalid_argument).
+Status revoke(KeyRecord& r, const SigningKey& authority, std::uint64_t at, std::string reason);
+/// The canonical signing input of a record's revocation (domain "pqsig-key-revocation").
+Result<bytes> revocation_input(const KeyRecord& r);
 
 struct CheckOptions {
   std::optional<Purpose> purpose;  ///< required purpose (none: any)
   std::optional<std::uint64_t> at; ///< time of use (none: the current time)
+  /// Key ids trusted out of band. A check succeeds only when a record of the chain (for
+  /// check_record: the record itself or the key it was rotated from) has one of these kids.
+  std::vector<std::string> anchors;
+  /// Without anchors a check refuses with Refusal::unanchored, unless this is set: the records
+  /// are then only shown to be self-consistent (anyone can make such a chain).
+  bool allow_unanchored = false;
 };
 
 /// One record on its own: well-formed, kid = thumbprint(public key), not revoked at `at`,

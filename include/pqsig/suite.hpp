@@ -71,6 +71,9 @@ class SigningKey {
   SigningKey& operator=(const SigningKey&) = delete;
   ~SigningKey();
 
+  /// False for a moved-from object: its operations then return Errc::invalid_argument,
+  /// public_key() is empty and suite() is a placeholder (never a null dereference).
+  bool valid() const noexcept;
   const SuiteInfo& suite() const noexcept;
   byte_span public_key() const noexcept;
   /// Canonical private key bytes (the seed form when one exists).
@@ -98,6 +101,9 @@ class VerifyingKey {
   VerifyingKey& operator=(const VerifyingKey&) = delete;
   ~VerifyingKey();
 
+  /// False for a moved-from object: its operations then return Errc::invalid_argument,
+  /// public_key() is empty and suite() is a placeholder (never a null dereference).
+  bool valid() const noexcept;
   const SuiteInfo& suite() const noexcept;
   byte_span public_key() const noexcept;
   /// Ok() when valid; Errc::verify_failed for a bad signature; other codes for malformed input.
@@ -126,6 +132,9 @@ class KemPrivateKey {
   KemPrivateKey& operator=(const KemPrivateKey&) = delete;
   ~KemPrivateKey();
 
+  /// False for a moved-from object: its operations then return Errc::invalid_argument,
+  /// public_key() is empty and suite() is a placeholder (never a null dereference).
+  bool valid() const noexcept;
   const SuiteInfo& suite() const noexcept;
   byte_span public_key() const noexcept;
   byte_span private_key() const noexcept;
@@ -147,6 +156,9 @@ class KemPublicKey {
   KemPublicKey& operator=(const KemPublicKey&) = delete;
   ~KemPublicKey();
 
+  /// False for a moved-from object: its operations then return Errc::invalid_argument,
+  /// public_key() is empty and suite() is a placeholder (never a null dereference).
+  bool valid() const noexcept;
   const SuiteInfo& suite() const noexcept;
   byte_span public_key() const noexcept;
   /// Randomised encapsulation (OS randomness).

@@ -81,7 +81,8 @@ Result<std::size_t> check_header_budget(const httpsig::Message& request, const s
                                         const SignerOptions& opt, std::vector<std::string>* warnings = nullptr);
 
 /// Degradation messages go through this sink, once per process per distinct failure kind
-/// (default: stderr). Replace it before signing (not thread-safe to swap concurrently).
+/// (default: pqsig::log_message, i.e. the sink set with pqsig::set_log_sink; no output without
+/// one — the library never writes to stderr). Replace it before signing (not thread-safe to swap concurrently).
 void set_log_sink(std::function<void(std::string_view)> sink);
 /// Test hook: forget which failures were already logged.
 void reset_log_once();

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "classical/ed25519_rule.hpp"
 #include "classical/internal.hpp"
 #include "pqsig/hash.hpp"
 
@@ -114,6 +115,12 @@ Result<bytes> evp_sign(Kind k, EVP_PKEY* key, byte_span msg) {
   return sig;
 }
 
+// The one Ed25519 rule (classical/ed25519_rule.hpp) refused the input before either engine ran.
+Error ed25519_refused() {
+  return Error{Errc::verify_failed,
+               "ed25519 signature did not verify (non-canonical or small-order point, or S >= L)"};
+}
+
 Status evp_verify(Kind k, EVP_PKEY* key, byte_span msg, byte_span sig) {
   bytes der;
   if (is_ecdsa(k)) {
@@ -125,6 +132,11 @@ Status evp_verify(Kind k, EVP_PKEY* key, byte_span msg, byte_span sig) {
     sig = der;
   } else if (k == Kind::ed25519 && sig.size() != 64) {
     return Error{Errc::invalid_length, "Ed25519 signature must be 64 bytes"};
+  } else if (k == Kind::ed25519) {
+    std::uint8_t pub[32];
+    std::size_t n = sizeof pub;
+    if (EVP_PKEY_get_raw_public_key(key, pub, &n) != 1 || n != 32) return ossl_error("Ed25519 public key");
+    if (!ed25519_precheck(byte_span(pub, 32), sig)) return ed25519_refused();
   } else if (k == Kind::ed448 && sig.size() != 114) {
     return Error{Errc::invalid_length, "Ed448 signature must be 114 bytes"};
   } else if (is_rsa(k) && sig.size() != static_cast<std::size_t>(EVP_PKEY_get_size(key))) {
@@ -192,6 +204,7 @@ struct SodiumVerifier final : pqsig::detail::VerifierImpl {
     auto st = check_options(Kind::ed25519, opt, false);
     if (!st) return st;
     if (sig.size() != crypto_sign_BYTES) return Error{Errc::invalid_length, "Ed25519 signature must be 64 bytes"};
+    if (!ed25519_precheck(pub, sig)) return ed25519_refused();
     if (crypto_sign_verify_detached(sig.data(), msg.data(), msg.size(), pub.data()) != 0)
       return Error{Errc::verify_failed, "ed25519 signature did not verify"};
     return {};

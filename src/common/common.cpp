@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 
 #include "common/ct.hpp"
 
@@ -164,6 +165,119 @@ Result<bytes> from_hex(std::string_view s) {
     out[i] = static_cast<std::uint8_t>((hi << 4) | lo);
   }
   return out;
+}
+
+// ---------------------------------------------------------------- constant-time decoding
+// Secret members (JWK "d"/"priv"/"k", PEM private keys, hex seeds) are decoded without a
+// branch or a table index that depends on a character: each character is classified with
+// range masks. Only the length (public) and one "well-formed" bit (it decides the error) leave.
+namespace {
+// All-ones when lo <= c <= hi, else 0 (c, lo, hi < 256).
+inline std::uint32_t ct_range(std::uint32_t c, std::uint32_t lo, std::uint32_t hi) noexcept {
+  c = ct::value_barrier(c);
+  return 0u - ((((c - lo) | (hi - c)) >> 31) ^ 1u);
+}
+
+// RFC 4648 §4 / §5 alphabet value of c (0..63); `valid` all-ones when c is in the alphabet.
+inline std::uint32_t ct_b64_value(std::uint32_t c, bool url, std::uint32_t& valid) noexcept {
+  const std::uint32_t up = ct_range(c, 'A', 'Z'), lo = ct_range(c, 'a', 'z'), dg = ct_range(c, '0', '9');
+  const std::uint32_t c62 = url ? ct_range(c, '-', '-') : ct_range(c, '+', '+');
+  const std::uint32_t c63 = url ? ct_range(c, '_', '_') : ct_range(c, '/', '/');
+  valid = up | lo | dg | c62 | c63;
+  return ((up & (c - 'A')) | (lo & (c - 'a' + 26)) | (dg & (c - '0' + 52)) | (c62 & 62u) | (c63 & 63u)) & 63u;
+}
+
+Result<SecretBytes> ct_b64dec(std::string_view s, bool url) {
+  std::size_t n = s.size();
+  if (!url) {
+    if (n % 4 != 0) return Error{Errc::invalid_encoding, "base64: length not a multiple of 4"};
+    // The number of pad characters is the output length, which is public.
+    for (int k = 0; k < 2 && n > 0; ++k) {
+      char last = s[n - 1];
+      CT_DECLASSIFY(&last, 1);  // padding decides the (public) output length
+      if (last != '=') break;
+      --n;
+    }
+  } else if (n % 4 == 1) {
+    return Error{Errc::invalid_encoding, "base64url: impossible length"};
+  }
+  SecretBytes out(n * 3 / 4);
+  std::uint32_t acc = 0, bad = 0;
+  unsigned bits = 0;  // depends on the position only
+  std::size_t o = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint32_t valid = 0;
+    const std::uint32_t v = ct_b64_value(static_cast<std::uint8_t>(s[i]), url, valid);
+    bad |= ~valid;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.data()[o++] = static_cast<std::uint8_t>(acc >> bits);
+    }
+  }
+  bad |= acc & ((1u << bits) - 1u);  // strict: non-canonical trailing bits must be zero
+  std::uint32_t is_bad = ct::mask_nonzero_u32(bad);
+  secure_zero(&acc, sizeof acc);
+  CT_DECLASSIFY(&is_bad, sizeof is_bad);  // well-formed or not is the (public) outcome
+  if (is_bad) return Error{Errc::invalid_encoding, std::string(url ? "base64url" : "base64") + ": malformed secret value"};
+  return out;
+}
+}  // namespace
+
+Result<SecretBytes> secret_from_hex(std::string_view s) {
+  if (s.size() % 2 != 0) return Error{Errc::invalid_encoding, "hex: odd number of digits"};
+  SecretBytes out(s.size() / 2);
+  std::uint32_t bad = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const std::uint32_t c = static_cast<std::uint8_t>(s[i]);
+    const std::uint32_t dg = ct_range(c, '0', '9'), lo = ct_range(c, 'a', 'f'), up = ct_range(c, 'A', 'F');
+    bad |= ~(dg | lo | up);
+    const std::uint32_t v = ((dg & (c - '0')) | (lo & (c - 'a' + 10)) | (up & (c - 'A' + 10))) & 15u;
+    out.data()[i / 2] = static_cast<std::uint8_t>(out.data()[i / 2] | (v << (i % 2 == 0 ? 4 : 0)));
+  }
+  std::uint32_t is_bad = ct::mask_nonzero_u32(bad);
+  CT_DECLASSIFY(&is_bad, sizeof is_bad);  // well-formed or not is the (public) outcome
+  if (is_bad) return Error{Errc::invalid_encoding, "hex: malformed secret value"};
+  return out;
+}
+Result<SecretBytes> secret_base64_decode(std::string_view s) { return ct_b64dec(s, false); }
+Result<SecretBytes> secret_base64url_decode(std::string_view s) { return ct_b64dec(s, true); }
+
+// ---------------------------------------------------------------- logging
+namespace {
+std::mutex& log_mutex() {
+  static std::mutex m;
+  return m;
+}
+LogSink& log_sink() {
+  static LogSink s;
+  return s;
+}
+}  // namespace
+
+std::string_view log_level_name(LogLevel l) noexcept {
+  switch (l) {
+    case LogLevel::debug: return "debug";
+    case LogLevel::info: return "info";
+    case LogLevel::warning: return "warning";
+    case LogLevel::error: return "error";
+  }
+  return "unknown";
+}
+
+void set_log_sink(LogSink sink) {
+  std::lock_guard<std::mutex> lock(log_mutex());
+  log_sink() = std::move(sink);
+}
+
+void log_message(LogLevel level, std::string_view message) {
+  LogSink s;
+  {
+    std::lock_guard<std::mutex> lock(log_mutex());
+    s = log_sink();
+  }
+  if (s) s(level, message);  // no sink: no output (the library never writes to stderr)
 }
 
 std::string base64_encode(byte_span b) { return b64enc(b, kB64, true); }

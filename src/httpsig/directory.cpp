@@ -2,6 +2,7 @@
 // at /.well-known/http-message-signatures-directory and its signed response.
 #include <nlohmann/json.hpp>
 
+#include "jose/json_strict.hpp"
 #include "pqsig/jose.hpp"
 #include "pqsig/webbotauth.hpp"
 
@@ -11,8 +12,11 @@ using json = nlohmann::ordered_json;
 
 // Every key object of a JWK or JWKS text.
 Result<std::vector<std::string>> key_objects(std::string_view text) {
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Error{Errc::invalid_encoding, "not a JSON object (JWK or JWKS)"};
+  // JSON safety (harden-keys): strict parse with size and depth limits (dump() recurses).
+  auto pj = jose::detail::parse_strict(text, "directory");
+  if (!pj) return pj.error();
+  json j = json(std::move(*pj));
+  if (!j.is_object()) return Error{Errc::invalid_encoding, "not a JSON object (JWK or JWKS)"};
   std::vector<std::string> out;
   if (j.contains("keys")) {
     if (!j["keys"].is_array()) return Error{Errc::invalid_encoding, "JWKS \"keys\" is not an array"};
@@ -77,7 +81,10 @@ Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view text) {
     loaded.push_back(jose::load_jwk(o));
     if (!loaded.front()) {
       json j = json::parse(o, nullptr, false);
-      std::string kty = j.is_object() ? j.value("kty", "") : "";
+      // JSON safety (harden-keys): j.value("kty", "") threw type_error for a non-string kty.
+      std::string kty;
+      if (j.is_object())
+        if (auto it = j.find("kty"); it != j.end() && it->is_string()) kty = it->get<std::string>();
       std::vector<std::string_view> hints;
       if (kty == "RSA") hints = {"rsa-pss-sha512", "rsa-v1_5-sha256"};
       else if (kty == "oct") hints = {"hmac-sha256"};

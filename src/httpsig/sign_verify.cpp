@@ -402,7 +402,7 @@ std::string VerifyReport::to_json() const {
     if (v.expires) e["expires"] = *v.expires;
     j["labels"].push_back(std::move(e));
   }
-  return j.dump(2);
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);  // never throws on bad UTF-8
 }
 
 // ------------------------------------------------------------------ Accept-Signature (§5.1)

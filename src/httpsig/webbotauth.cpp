@@ -3,7 +3,6 @@
 #include "pqsig/webbotauth.hpp"
 
 #include <algorithm>
-#include <iostream>
 #include <mutex>
 #include <set>
 
@@ -22,7 +21,7 @@ void log_once(const std::string& kind, const std::string& msg) {
   std::lock_guard<std::mutex> lock(g_log_mu);
   if (!g_logged.insert(kind).second) return;
   if (g_sink) g_sink(msg);
-  else std::cerr << "pqsig web-bot-auth: " << msg << "\n";
+  else log_message(LogLevel::warning, "pqsig web-bot-auth: " + msg);  // caller's sink (pqsig::set_log_sink)
 }
 
 std::string random_nonce() {

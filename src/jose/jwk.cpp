@@ -90,10 +90,12 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
   auto alg = get_opt_string(j, "alg", "JWK", has_alg);
   if (!alg) return alg.error();
   KeyMaterial m;
-  auto opt_b64 = [&](const char* name, bool& has) -> Result<bytes> {
+  // Secret members are decoded in constant time straight into SecretBytes, so every return
+  // below (wrong length, mismatched alg, ...) wipes them.
+  auto opt_secret = [&](const char* name, bool& has) -> Result<SecretBytes> {
     has = j.contains(name);
-    if (!has) return bytes{};
-    return get_b64u(j, name, "JWK");
+    if (!has) return SecretBytes{};
+    return get_secret_b64u(j, name, "JWK");
   };
 
   if (*kty == "AKP") {
@@ -107,10 +109,9 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
     if (!pub) return pub.error();
     m.pub = std::move(*pub);
     bool has_priv = false;
-    auto priv = opt_b64("priv", has_priv);
+    auto priv = opt_secret("priv", has_priv);
     if (!priv) return priv.error();
-    if (has_priv) m.priv = SecretBytes(*priv);
-    secure_zero(priv->data(), priv->size());
+    if (has_priv) m.priv = std::move(*priv);
   } else if (*kty == "OKP") {
     auto crv = get_string(j, "crv", "JWK");
     if (!crv) return crv.error();
@@ -129,12 +130,11 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
     if (x->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"x\" has the wrong length for " + *crv};
     m.pub = std::move(*x);
     bool has_d = false;
-    auto d = opt_b64("d", has_d);
+    auto d = opt_secret("d", has_d);
     if (!d) return d.error();
     if (has_d) {
       if (d->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"d\" has the wrong length for " + *crv};
-      m.priv = SecretBytes(*d);
-      secure_zero(d->data(), d->size());
+      m.priv = std::move(*d);
     }
   } else if (*kty == "EC") {
     auto crv = get_string(j, "crv", "JWK");
@@ -159,12 +159,11 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
     m.pub.insert(m.pub.end(), x->begin(), x->end());
     m.pub.insert(m.pub.end(), y->begin(), y->end());
     bool has_d = false;
-    auto d = opt_b64("d", has_d);
+    auto d = opt_secret("d", has_d);
     if (!d) return d.error();
     if (has_d) {
       if (d->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"d\" has the wrong length for " + *crv};
-      m.priv = SecretBytes(*d);
-      secure_zero(d->data(), d->size());
+      m.priv = std::move(*d);
     }
   } else if (*kty == "RSA") {
     const SuiteInfo* s = nullptr;
@@ -190,10 +189,9 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
     if (!r) return r.error();
     if ((*r)->cls != SuiteClass::mac) return enc("oct key for a non-MAC suite");
     m.suite = *r;
-    auto k = get_b64u(j, "k", "JWK");
+    auto k = get_secret_b64u(j, "k", "JWK");
     if (!k) return k.error();
-    m.priv = SecretBytes(*k);
-    secure_zero(k->data(), k->size());
+    m.priv = std::move(*k);
   } else {
     return Error{Errc::unknown_suite, "JWK: unsupported kty '" + *kty + "'"};
   }
@@ -250,6 +248,7 @@ Result<LoadedKey> load_material(KeyMaterial m) {
 // ---------------------------------------------------------------- raw key material → JSON
 Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const SecretBytes* priv) {
   ojson j;
+  detail::JsonWipe<ojson> wipe_j(j);  // the private members' base64url copies
   j["kid"] = "";  // placeholder keeps "kid" first (the order of the draft's examples)
   std::string kty = kty_of(s);
   if (kty.empty()) return Error{Errc::unsupported, "JWK: no JWK form for " + std::string(s.id)};
@@ -297,6 +296,7 @@ Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const S
 Result<std::string> thumbprint_input(std::string_view jwk_json) {
   auto j = detail::parse_strict(jwk_json, "JWK");
   if (!j) return j.error();
+  detail::JsonWipe<json> wipe_j(*j);  // a private JWK's secret members
   if (!j->is_object()) return enc("not a JSON object");
   auto kty = detail::get_string(*j, "kty", "JWK");
   if (!kty) return kty.error();
@@ -357,6 +357,7 @@ Result<std::string> to_jwk(const LoadedKey& key, bool include_private) {
 Result<LoadedKey> load_jwk(std::string_view text, std::string_view suite_hint) {
   auto j = detail::parse_strict(text, "JWK");
   if (!j) return j.error();
+  detail::JsonWipe<json> wipe_j(*j);  // the JSON copies of "d" / "priv" / "k" / RSA CRT members
   auto m = detail::material_from_json(*j, suite_hint);
   if (!m) return m.error();
   auto tp = thumbprint(text);
@@ -380,12 +381,14 @@ Result<std::string> public_jwk(std::string_view jwk_json, std::string_view suite
 Result<std::vector<LoadedKey>> load_jwks(std::string_view text) {
   auto j = detail::parse_strict(text, "JWKS");
   if (!j) return j.error();
-  if (!j->is_object() || !j->contains("keys") || !(*j)["keys"].is_array())
-    return Error{Errc::invalid_encoding, "JWKS: expected {\"keys\":[...]}"};
+  detail::JsonWipe<json> wipe_j(*j);
+  auto keys = j->is_object() ? j->find("keys") : j->end();
+  if (keys == j->end() || !keys->is_array()) return Error{Errc::invalid_encoding, "JWKS: expected {\"keys\":[...]}"};
   std::vector<LoadedKey> out;
   std::size_t i = 0;
-  for (const auto& e : (*j)["keys"]) {
-    auto k = load_jwk(e.dump());
+  for (const auto& e : *keys) {
+    detail::WipedString one(e.dump());
+    auto k = load_jwk(one.s);
     if (!k) return Error{k.error().code, "JWKS: key " + std::to_string(i) + ": " + k.error().message};
     out.push_back(std::move(*k));
     ++i;
@@ -395,11 +398,14 @@ Result<std::vector<LoadedKey>> load_jwks(std::string_view text) {
 
 Result<std::string> make_jwks(const std::vector<std::string>& jwks) {
   ojson out;
+  detail::JsonWipe<ojson> wipe_out(out);  // private JWKs given by the caller
   out["keys"] = ojson::array();
   for (const auto& t : jwks) {
     auto k = load_jwk(t);
     if (!k) return k.error();
-    out["keys"].push_back(ojson::parse(t));
+    auto e = ojson::parse(t, nullptr, false);  // load_jwk accepted it: valid, bounded JSON
+    if (e.is_discarded()) return Error{Errc::internal, "JWKS: key text did not re-parse"};
+    out["keys"].push_back(std::move(e));
   }
   return out.dump();
 }

@@ -68,7 +68,13 @@ Result<std::string> jws_sign_compact(const SigningKey& key, byte_span payload, s
   h["alg"] = std::string(s.jose_alg);
   if (!kid.empty()) h["kid"] = std::string(kid);
   // RFC 7515 §5.1 steps 1-6: ASCII(BASE64URL(UTF8(header)) || '.' || BASE64URL(payload)).
-  std::string input = base64url_encode(as_bytes(h.dump())) + "." + base64url_encode(payload);
+  std::string header;
+  try {
+    header = h.dump();
+  } catch (const std::exception&) {  // nlohmann type_error 316: "kid" is not valid UTF-8
+    return Error{Errc::invalid_argument, "JWS: kid is not valid UTF-8"};
+  }
+  std::string input = base64url_encode(as_bytes(header)) + "." + base64url_encode(payload);
   SignOptions opt;
   opt.deterministic = deterministic;
   auto sig = key.sign(as_bytes(input), opt);

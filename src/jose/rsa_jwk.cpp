@@ -19,10 +19,9 @@ Status rsa_from_json(const json& j, KeyMaterial& m) {
     for (auto [name, dst] : {std::pair{"d", &mem.d}, {"p", &mem.p}, {"q", &mem.q}, {"dp", &mem.dp}, {"dq", &mem.dq},
                              {"qi", &mem.qi}}) {
       if (!j.contains(name)) continue;  // the classical layer refuses a partial CRT set
-      auto v = get_b64u(j, name, "JWK");
+      auto v = get_secret_b64u(j, name, "JWK");
       if (!v) return v.error();
-      *dst = SecretBytes(*v);
-      secure_zero(v->data(), v->size());
+      *dst = std::move(*v);
     }
     auto priv = classical::private_from_jwk_members(*m.suite, mem);
     if (!priv) return priv.error();

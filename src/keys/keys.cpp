@@ -18,6 +18,7 @@ using jose::detail::ojson;
 
 constexpr std::string_view kRecordDomain = "PQSIG:KEYRECORD:v1";
 constexpr std::string_view kRotationProtocol = "pqsig-key-rotation";
+constexpr std::string_view kRevocationProtocol = "pqsig-key-revocation";
 
 Error refuse(Refusal r, const std::string& detail, Refusal* why) {
   if (why) *why = r;
@@ -98,6 +99,8 @@ std::string_view refusal_code(Refusal r) noexcept {
     case Refusal::revoked: return "revoked";
     case Refusal::bad_rotation_signature: return "bad_rotation_signature";
     case Refusal::broken_chain: return "broken_chain";
+    case Refusal::bad_revocation: return "bad_revocation";
+    case Refusal::unanchored: return "unanchored";
   }
   return "?";
 }
@@ -221,7 +224,48 @@ Result<KeyRecord> rotate(const KeyRecord& prev, const SigningKey& old_key, const
   return r;
 }
 
-void revoke(KeyRecord& r, std::uint64_t at, std::string reason) { r.revocation = Revocation{at, std::move(reason)}; }
+// The signed content of a revocation: the record's canonical encoding, `at` and the reason.
+Result<bytes> revocation_input(const KeyRecord& r) {
+  if (!r.revocation) return Error{Errc::invalid_argument, "record has no revocation"};
+  auto body = encode_record(r);
+  if (!body) return body.error();
+  put16(*body, as_bytes(r.revocation->reason.size() > 0xFFFF ? std::string_view{} : std::string_view(r.revocation->reason)));
+  canonical::SigningInput in;
+  in.protocol = std::string(kRevocationProtocol);
+  in.version = 1;
+  in.contract = r.participant;
+  in.kind = "revoke";
+  in.purpose = Purpose::key_rotation;
+  in.object_ids = {bytes(r.kid.begin(), r.kid.end()), bytes(r.revocation->signer_kid.begin(), r.revocation->signer_kid.end())};
+  in.nonce = r.revocation->at;
+  in.expiry = r.not_after;
+  in.suite = r.revocation->signer_kid == r.kid ? r.suite : (r.rotation ? r.rotation->previous_suite : nullptr);
+  if (!in.suite) return Error{Errc::invalid_argument, "revocation signer is neither the record's key nor its previous key"};
+  in.set_body(*body);
+  return canonical::encode(in);
+}
+
+Status revoke(KeyRecord& r, const SigningKey& authority, std::uint64_t at, std::string reason) {
+  if (auto st = well_formed(r); !st) return st.error();
+  if (reason.size() > 1024) return Error{Errc::invalid_argument, "revoke: reason longer than 1024 bytes"};
+  auto akid = key_id(authority.suite(), authority.public_key());
+  if (!akid) return akid.error();
+  const bool own = *akid == r.kid && &authority.suite() == r.suite;
+  const bool prev = r.rotation && *akid == r.rotation->previous_kid && &authority.suite() == r.rotation->previous_suite;
+  if (!own && !prev)
+    return Error{Errc::invalid_argument,
+                 "revoke: only the record's own key or the key it was rotated from may revoke it (got " + *akid + ")"};
+  KeyRecord out = r;
+  out.revocation = Revocation{at, std::move(reason), *akid, {}};
+  auto in = revocation_input(out);
+  if (!in) return in.error();
+  std::string ctx;
+  auto sig = authority.sign(*in, rotation_options(authority.suite(), ctx));
+  if (!sig) return sig.error();
+  out.revocation->signature = std::move(*sig);
+  r = std::move(out);
+  return {};
+}
 
 // ---------------------------------------------------------------- JSON
 std::string to_json(const KeyRecord& r) {
@@ -236,7 +280,11 @@ std::string to_json(const KeyRecord& r) {
   j["not_after"] = r.not_after;
   j["kid"] = r.kid;
   j["public_key"] = base64url_encode(r.public_key);
-  if (r.revocation) j["revocation"] = ojson{{"at", r.revocation->at}, {"reason", r.revocation->reason}};
+  if (r.revocation)
+    j["revocation"] = ojson{{"at", r.revocation->at},
+                            {"reason", r.revocation->reason},
+                            {"signer_kid", r.revocation->signer_kid},
+                            {"signature", base64url_encode(r.revocation->signature)}};
   if (r.rotation) {
     const auto& p = *r.rotation;
     ojson q;
@@ -248,7 +296,9 @@ std::string to_json(const KeyRecord& r) {
     q["new_signature"] = base64url_encode(p.new_signature);
     j["rotation"] = std::move(q);
   }
-  return j.dump(2);
+  // Free-text members (revocation reason) may hold any bytes: invalid UTF-8 is replaced (U+FFFD),
+  // never thrown (nlohmann type_error 316).
+  return j.dump(2, ' ', false, ojson::error_handler_t::replace);
 }
 
 Result<KeyRecord> from_json(std::string_view text) {
@@ -299,12 +349,24 @@ Result<KeyRecord> from_json(std::string_view text) {
   r.public_key = std::move(*pk);
   if (auto it = j.find("revocation"); it != j.end()) {
     if (!it->is_object()) return Error{Errc::invalid_encoding, "key record: revocation is not an object"};
-    if (auto st = only_members(*it, {"at", "reason"}, "revocation"); !st) return st.error();
+    if (auto st = only_members(*it, {"at", "reason", "signer_kid", "signature"}, "revocation"); !st) return st.error();
     auto at = get_u64(*it, "at");
     if (!at) return at.error();
     auto why = get_string(*it, "reason", "revocation");
     if (!why) return why.error();
-    r.revocation = Revocation{*at, *why};
+    // Unsigned revocations (older files) parse, and are then refused by every check.
+    bool has_signer = false, has_sig = false;
+    auto signer = jose::detail::get_opt_string(*it, "signer_kid", "revocation", has_signer);
+    if (!signer) return signer.error();
+    bytes sig;
+    if (it->contains("signature")) {
+      has_sig = true;
+      auto sb = get_b64u(*it, "signature", "revocation");
+      if (!sb) return sb.error();
+      sig = std::move(*sb);
+    }
+    (void)has_sig;
+    r.revocation = Revocation{*at, *why, *signer, std::move(sig)};
   }
   if (auto it = j.find("rotation"); it != j.end()) {
     const json& q = *it;
@@ -359,6 +421,37 @@ Status verify_with(const SuiteInfo& suite, byte_span pub, byte_span msg, byte_sp
 }  // namespace
 
 namespace {
+// A revocation, when present, must be signed by a key with the authority to revoke the record.
+Status revocation_valid(const KeyRecord& r, Refusal* why) {
+  if (!r.revocation) return {};
+  const auto& v = *r.revocation;
+  if (v.signer_kid.empty() || v.signature.empty())
+    return refuse(Refusal::bad_revocation, "the revocation is not signed (re-issue it with `pqsig key revoke --key`)", why);
+  const SuiteInfo* suite = nullptr;
+  byte_span pub;
+  if (v.signer_kid == r.kid) {
+    suite = r.suite;
+    pub = r.public_key;
+  } else if (r.rotation && v.signer_kid == r.rotation->previous_kid) {
+    suite = r.rotation->previous_suite;
+    pub = r.rotation->previous_public_key;
+  } else {
+    return refuse(Refusal::bad_revocation, "revocation signed by " + v.signer_kid + ", which has no authority over " + r.kid, why);
+  }
+  auto in = revocation_input(r);
+  if (!in) return refuse(Refusal::bad_revocation, in.error().message, why);
+  auto vk = VerifyingKey::from_public(*suite, pub);
+  if (!vk) return refuse(Refusal::bad_revocation, "revocation signer key unusable: " + vk.error().message, why);
+  std::string ctx;
+  if (!vk->verify(*in, v.signature, rotation_options(*suite, ctx)))
+    return refuse(Refusal::bad_revocation, "the revocation signature does not verify", why);
+  return {};
+}
+
+bool has_anchor(const CheckOptions& opt, std::string_view kid) {
+  return std::find(opt.anchors.begin(), opt.anchors.end(), kid) != opt.anchors.end();
+}
+
 // Key id and, when present, the rotation proof (both signatures); no time or purpose checks.
 Status identity_and_proof(const KeyRecord& r, Refusal* why) {
   if (auto st = well_formed(r); !st) return refuse(Refusal::malformed, st.error().message, why);
@@ -383,11 +476,13 @@ Status identity_and_proof(const KeyRecord& r, Refusal* why) {
 }
 }  // namespace
 
-Status check_record(const KeyRecord& r, const CheckOptions& opt, Refusal* why) {
+namespace {
+Status check_record_unanchored(const KeyRecord& r, const CheckOptions& opt, Refusal* why) {
   if (auto st = well_formed(r); !st) return refuse(Refusal::malformed, st.error().message, why);
   auto kid = key_id(*r.suite, r.public_key);
   if (!kid) return refuse(Refusal::malformed, kid.error().message, why);
   if (*kid != r.kid) return refuse(Refusal::key_mismatch, "kid " + r.kid + " is not the key's thumbprint " + *kid, why);
+  if (auto st = revocation_valid(r, why); !st) return st;
   const std::uint64_t at = opt.at ? *opt.at : now_unix();
   if (r.revocation && at >= r.revocation->at)
     return refuse(Refusal::revoked, "revoked at " + std::to_string(r.revocation->at) +
@@ -397,7 +492,29 @@ Status check_record(const KeyRecord& r, const CheckOptions& opt, Refusal* why) {
   if (opt.purpose && *opt.purpose != r.purpose)
     return refuse(Refusal::wrong_purpose, "key is for " + std::string(canonical::purpose_name(r.purpose)) + ", not " +
                                               std::string(canonical::purpose_name(*opt.purpose)), why);
-  return identity_and_proof(r, why);
+  if (auto st = identity_and_proof(r, why); !st) return st;
+  return {};
+}
+
+Status anchored(std::span<const KeyRecord> chain, const CheckOptions& opt, Refusal* why) {
+  if (opt.anchors.empty()) {
+    if (opt.allow_unanchored) return {};
+    return refuse(Refusal::unanchored,
+                  "no trusted anchor given: the records are only self-consistent (anyone can make such a chain)", why);
+  }
+  for (const auto& r : chain) {
+    if (has_anchor(opt, r.kid)) return {};
+  }
+  // The last record's own rotation proof names (and verifies) the key it was rotated from.
+  const auto& last = chain.back();
+  if (last.rotation && has_anchor(opt, last.rotation->previous_kid)) return {};
+  return refuse(Refusal::unanchored, "no record of the chain is one of the trusted anchors", why);
+}
+}  // namespace
+
+Status check_record(const KeyRecord& r, const CheckOptions& opt, Refusal* why) {
+  if (auto st = check_record_unanchored(r, opt, why); !st) return st;
+  return anchored(std::span<const KeyRecord>(&r, 1), opt, why);
 }
 
 Status check_chain(std::span<const KeyRecord> chain, const CheckOptions& opt, Refusal* why) {
@@ -405,6 +522,8 @@ Status check_chain(std::span<const KeyRecord> chain, const CheckOptions& opt, Re
   for (std::size_t i = 0; i < chain.size(); ++i) {
     const KeyRecord& r = chain[i];
     if (auto st = well_formed(r); !st) return refuse(Refusal::malformed, "record " + std::to_string(i) + ": " + st.error().message, why);
+    if (auto st = revocation_valid(r, why); !st)
+      return Error{st.error().code, st.error().message + " (record " + std::to_string(i) + ")"};
     if (i == 0) {
       if (auto st = identity_and_proof(r, why); !st) return Error{st.error().code, st.error().message + " (record 0)"};
       continue;
@@ -430,7 +549,8 @@ Status check_chain(std::span<const KeyRecord> chain, const CheckOptions& opt, Re
     if (auto st = identity_and_proof(r, why); !st)
       return Error{st.error().code, st.error().message + " (record " + std::to_string(i) + ")"};
   }
-  return check_record(chain.back(), opt, why);
+  if (auto st = check_record_unanchored(chain.back(), opt, why); !st) return st;
+  return anchored(chain, opt, why);
 }
 
 }  // namespace pqsig::keys

@@ -927,6 +927,7 @@ Result<PreparedSigningKey> PreparedSigningKey::keygen_internal(Level lv, byte_sp
 }
 
 Status PreparedSigningKey::sign_mu(byte_span mu, byte_span rnd, mut_byte_span sig) const {
+  if (!st_) return Error{Errc::invalid_argument, "ML-DSA: prepared signing key is empty (moved from)"};
   if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
   if (auto s = check_len("ML-DSA rnd", rnd.size(), kRndBytes); !s) return s;
   if (auto s = check_len("ML-DSA signature buffer", sig.size(), params(lv_).sig_bytes); !s) return s;
@@ -939,6 +940,7 @@ Status PreparedSigningKey::sign_mu(byte_span mu, byte_span rnd, mut_byte_span si
 }
 
 Status PreparedSigningKey::sign(byte_span msg, mut_byte_span sig, const Options& opt) const {
+  if (!st_) return Error{Errc::invalid_argument, "ML-DSA: prepared signing key is empty (moved from)"};
   MPrime m;
   if (auto s = format_mprime(m, msg, opt); !s) return s;
   RndBuf rnd;
@@ -963,6 +965,7 @@ Result<PreparedVerifyingKey> PreparedVerifyingKey::create(Level lv, byte_span pk
 }
 
 Status PreparedVerifyingKey::verify_mu(byte_span mu, byte_span sig) const {
+  if (!st_) return Error{Errc::invalid_argument, "ML-DSA: prepared verifying key is empty (moved from)"};
   if (auto s = check_len("ML-DSA mu", mu.size(), kMuBytes); !s) return s;
   if (auto s = check_len("ML-DSA signature", sig.size(), params(lv_).sig_bytes); !s) return s;
   return verify_result(dispatch(lv_, [&](auto impl) {
@@ -972,6 +975,7 @@ Status PreparedVerifyingKey::verify_mu(byte_span mu, byte_span sig) const {
 }
 
 Status PreparedVerifyingKey::verify(byte_span msg, byte_span sig, const Options& opt) const {
+  if (!st_) return Error{Errc::invalid_argument, "ML-DSA: prepared verifying key is empty (moved from)"};
   MPrime m;
   if (auto s = format_mprime(m, msg, opt); !s) return s;
   std::uint8_t mu[kMuBytes];

@@ -505,14 +505,15 @@ Result<SecretBytes> do_decaps(byte_span dk, byte_span c, bool check_hash) {
 }
 
 // Dispatch one call over the three parameter sets.
+// An out-of-range enum value is a typed error, never a fall-through to a default set.
 template <class F>
-auto dispatch(ParameterSet ps, F&& f) {
+auto dispatch(ParameterSet ps, F&& f) -> decltype(f(P512{})) {
   switch (ps) {
     case ParameterSet::ml_kem_512: return f(P512{});
     case ParameterSet::ml_kem_768: return f(P768{});
-    case ParameterSet::ml_kem_1024: break;
+    case ParameterSet::ml_kem_1024: return f(P1024{});
   }
-  return f(P1024{});
+  return Error{Errc::unknown_suite, "unknown ML-KEM parameter set " + std::to_string(static_cast<int>(ps))};
 }
 }  // namespace
 

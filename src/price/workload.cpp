@@ -50,7 +50,7 @@ std::string workload_to_json(const Workload& w) {
             {"suites", w.suites},
             {"hybrids", hy},
             {"request", request_to_json(w.request)}};
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";  // never throws on bad UTF-8
 }
 
 namespace {
@@ -106,7 +106,8 @@ std::uint64_t get_uint(const json& o, const std::string& path, const char* k, st
 std::int64_t get_int(const json& o, const std::string& path, const char* k, std::int64_t dflt) {
   if (!o.contains(k)) return dflt;
   const json& v = o.at(k);
-  if (!v.is_number_integer()) fail(Errc::invalid_encoding, key_path(path, k), "must be an integer");
+  if (!v.is_number_integer() || (v.is_number_unsigned() && v.get<std::uint64_t>() > 0x7FFFFFFFFFFFFFFFull))
+    fail(Errc::invalid_encoding, key_path(path, k), "must be an integer (64-bit signed)");
   return v.get<std::int64_t>();
 }
 
@@ -136,7 +137,7 @@ Result<Workload> workload_from_json(std::string_view text) {
   json j;
   try {
     j = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range.406 (number overflow)
     return Error{Errc::invalid_encoding, std::string("workload: not valid JSON: ") + e.what()};
   }
   try {

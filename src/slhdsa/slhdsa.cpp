@@ -39,6 +39,13 @@ static_assert([] {
 
 const Ops& ops(ParamSet p) noexcept { return param_info(p).shake ? shake_ops(p) : sha2_ops(p); }
 
+// Dispatch guard: an out-of-range enum value is a typed error, never a fall-through to a default set.
+Status check_param_set(ParamSet p) {
+  if (static_cast<std::size_t>(p) >= kParams.size())
+    return Error{Errc::unknown_suite, "unknown SLH-DSA parameter set " + std::to_string(static_cast<int>(p))};
+  return {};
+}
+
 bool iequal(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
@@ -73,6 +80,7 @@ Status resolve_opt_rand(const ParamInfo& pi, const OptRand& r, byte_span sk, std
 }
 
 Result<bytes> sign_msg(ParamSet p, const Msg& m, byte_span sk, const OptRand& r) {
+  if (Status s = check_param_set(p); !s) return s.error();
   const ParamInfo& pi = param_info(p);
   if (sk.size() != pi.sk_bytes) return len_error(pi, "secret key", pi.sk_bytes, sk.size());
   std::uint8_t addrnd[32];
@@ -84,6 +92,7 @@ Result<bytes> sign_msg(ParamSet p, const Msg& m, byte_span sk, const OptRand& r)
 }
 
 Status verify_msg(ParamSet p, const Msg& m, byte_span sig, byte_span pk) {
+  if (Status s = check_param_set(p); !s) return s;
   const ParamInfo& pi = param_info(p);
   if (pk.size() != pi.pk_bytes) return len_error(pi, "public key", pi.pk_bytes, pk.size());
   // FIPS 205 Algorithm 20 line 1: a signature of the wrong length is rejected (never read past).
@@ -131,6 +140,7 @@ Result<ParamSet> find_param_set(std::string_view name) {
 
 // FIPS 205, Algorithm 18.
 Result<KeyPair> slh_keygen_internal(ParamSet p, byte_span sk_seed, byte_span sk_prf, byte_span pk_seed) {
+  if (Status s = check_param_set(p); !s) return s.error();
   const ParamInfo& pi = param_info(p);
   if (sk_seed.size() != pi.n) return len_error(pi, "SK.seed", pi.n, sk_seed.size());
   if (sk_prf.size() != pi.n) return len_error(pi, "SK.prf", pi.n, sk_prf.size());
@@ -142,6 +152,7 @@ Result<KeyPair> slh_keygen_internal(ParamSet p, byte_span sk_seed, byte_span sk_
 
 // FIPS 205, Algorithm 21.
 Result<KeyPair> slh_keygen(ParamSet p) {
+  if (Status s = check_param_set(p); !s) return s.error();
   const ParamInfo& pi = param_info(p);
   SecretBytes seeds(3 * pi.n);
   if (!random_bytes(seeds.mut_span())) return Error{Errc::rng_failure, "SLH-DSA: OS random source failed"};

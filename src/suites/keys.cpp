@@ -10,6 +10,13 @@ namespace {
 Error unavailable(const SuiteInfo& s, const char* what) {
   return Error{Errc::unsupported, std::string(s.id) + ": " + what + " not available in this build"};
 }
+// A moved-from key object has no implementation: every operation is a typed error (never a null
+// dereference) and suite() names this placeholder.
+constexpr SuiteInfo kEmptyKeySuite{"(empty key: moved from)", 0, SuiteClass::signature, "", "", "", "", false, 0, 0, 0,
+                                   0, 0, false};
+Error moved_from(const char* what) {
+  return Error{Errc::invalid_argument, std::string(what) + ": the key object is empty (moved from)"};
+}
 }  // namespace
 
 // ---------------------------------------------------------------- SigningKey
@@ -46,12 +53,20 @@ Result<SigningKey> SigningKey::from_expanded(const SuiteInfo& s, byte_span sk) {
   return SigningKey(std::move(r.value()));
 }
 
-const SuiteInfo& SigningKey::suite() const noexcept { return *impl_->info; }
-byte_span SigningKey::public_key() const noexcept { return impl_->public_key(); }
-byte_span SigningKey::private_key() const noexcept { return impl_->private_key(); }
-Result<bytes> SigningKey::expanded_private_key() const { return impl_->expanded_private_key(); }
-Result<bytes> SigningKey::sign(byte_span msg, const SignOptions& opt) const { return impl_->sign(msg, opt); }
+bool SigningKey::valid() const noexcept { return impl_ != nullptr; }
+const SuiteInfo& SigningKey::suite() const noexcept { return impl_ ? *impl_->info : kEmptyKeySuite; }
+byte_span SigningKey::public_key() const noexcept { return impl_ ? impl_->public_key() : byte_span{}; }
+byte_span SigningKey::private_key() const noexcept { return impl_ ? impl_->private_key() : byte_span{}; }
+Result<bytes> SigningKey::expanded_private_key() const {
+  if (!impl_) return moved_from("expanded_private_key");
+  return impl_->expanded_private_key();
+}
+Result<bytes> SigningKey::sign(byte_span msg, const SignOptions& opt) const {
+  if (!impl_) return moved_from("sign");
+  return impl_->sign(msg, opt);
+}
 Status SigningKey::verify(byte_span msg, byte_span sig, const SignOptions& opt) const {
+  if (!impl_) return moved_from("verify");
   return impl_->verify(msg, sig, opt);
 }
 
@@ -69,9 +84,11 @@ Result<VerifyingKey> VerifyingKey::from_public(const SuiteInfo& s, byte_span pub
   (*r)->info = &s;
   return VerifyingKey(std::move(r.value()));
 }
-const SuiteInfo& VerifyingKey::suite() const noexcept { return *impl_->info; }
-byte_span VerifyingKey::public_key() const noexcept { return impl_->public_key(); }
+bool VerifyingKey::valid() const noexcept { return impl_ != nullptr; }
+const SuiteInfo& VerifyingKey::suite() const noexcept { return impl_ ? *impl_->info : kEmptyKeySuite; }
+byte_span VerifyingKey::public_key() const noexcept { return impl_ ? impl_->public_key() : byte_span{}; }
 Status VerifyingKey::verify(byte_span msg, byte_span sig, const SignOptions& opt) const {
+  if (!impl_) return moved_from("verify");
   return impl_->verify(msg, sig, opt);
 }
 
@@ -98,10 +115,14 @@ Result<KemPrivateKey> KemPrivateKey::from_private(const SuiteInfo& s, byte_span 
   (*r)->info = &s;
   return KemPrivateKey(std::move(r.value()));
 }
-const SuiteInfo& KemPrivateKey::suite() const noexcept { return *impl_->info; }
-byte_span KemPrivateKey::public_key() const noexcept { return impl_->public_key(); }
-byte_span KemPrivateKey::private_key() const noexcept { return impl_->private_key(); }
-Result<SecretBytes> KemPrivateKey::decaps(byte_span ct) const { return impl_->decaps(ct); }
+bool KemPrivateKey::valid() const noexcept { return impl_ != nullptr; }
+const SuiteInfo& KemPrivateKey::suite() const noexcept { return impl_ ? *impl_->info : kEmptyKeySuite; }
+byte_span KemPrivateKey::public_key() const noexcept { return impl_ ? impl_->public_key() : byte_span{}; }
+byte_span KemPrivateKey::private_key() const noexcept { return impl_ ? impl_->private_key() : byte_span{}; }
+Result<SecretBytes> KemPrivateKey::decaps(byte_span ct) const {
+  if (!impl_) return moved_from("decaps");
+  return impl_->decaps(ct);
+}
 
 KemPublicKey::KemPublicKey(std::unique_ptr<detail::KemEncapsImpl> impl) noexcept : impl_(std::move(impl)) {}
 KemPublicKey::KemPublicKey(KemPublicKey&&) noexcept = default;
@@ -117,9 +138,16 @@ Result<KemPublicKey> KemPublicKey::from_public(const SuiteInfo& s, byte_span pub
   (*r)->info = &s;
   return KemPublicKey(std::move(r.value()));
 }
-const SuiteInfo& KemPublicKey::suite() const noexcept { return *impl_->info; }
-byte_span KemPublicKey::public_key() const noexcept { return impl_->public_key(); }
-Result<Encapsulation> KemPublicKey::encaps() const { return impl_->encaps(); }
-Result<Encapsulation> KemPublicKey::encaps_derand(byte_span e) const { return impl_->encaps_derand(e); }
+bool KemPublicKey::valid() const noexcept { return impl_ != nullptr; }
+const SuiteInfo& KemPublicKey::suite() const noexcept { return impl_ ? *impl_->info : kEmptyKeySuite; }
+byte_span KemPublicKey::public_key() const noexcept { return impl_ ? impl_->public_key() : byte_span{}; }
+Result<Encapsulation> KemPublicKey::encaps() const {
+  if (!impl_) return moved_from("encaps");
+  return impl_->encaps();
+}
+Result<Encapsulation> KemPublicKey::encaps_derand(byte_span e) const {
+  if (!impl_) return moved_from("encaps_derand");
+  return impl_->encaps_derand(e);
+}
 
 }  // namespace pqsig

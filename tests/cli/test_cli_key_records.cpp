@@ -26,11 +26,21 @@ TEST(CliKeyRecords, RotateAndCheck) {
   EXPECT_TRUE(j["rotation"].contains("old_signature"));
   EXPECT_TRUE(j["rotation"].contains("new_signature"));
 
-  // ok
-  auto ok = run_pqsig(d, "key check new.rec.json --purpose settlement-instruction --at 1772000000 --chain old.rec.json");
+  const std::string old_kid = nlohmann::json::parse(slurp_file(d.file("old.rec.json")))["kid"].get<std::string>();
+  // ok: anchored at the old key, trusted out of band
+  auto ok = run_pqsig(d, "key check new.rec.json --purpose settlement-instruction --at 1772000000 --chain old.rec.json "
+                         "--anchor " + old_kid);
   EXPECT_EQ(ok.code, 0) << ok.err;
-  EXPECT_NE(ok.out.find("ok: bank-a settlement-instruction"), std::string::npos) << ok.out;
-  EXPECT_EQ(run_pqsig(d, "key check new.rec.json --at 1772000000").code, 0);
+  EXPECT_NE(ok.out.find("ok (anchored): bank-a settlement-instruction"), std::string::npos) << ok.out;
+  // the new record alone names (and verifies) the key it was rotated from
+  EXPECT_EQ(run_pqsig(d, "key check new.rec.json --at 1772000000 --anchor " + old_kid).code, 0);
+  // no anchor: refused (exit 1) unless asked, and then it says so
+  auto un = run_pqsig(d, "key check new.rec.json --at 1772000000 --chain old.rec.json");
+  EXPECT_EQ(un.code, 1) << un.out;
+  EXPECT_NE(un.err.find("refused: unanchored"), std::string::npos) << un.err;
+  auto un_ok = run_pqsig(d, "key check new.rec.json --at 1772000000 --allow-unanchored");
+  EXPECT_EQ(un_ok.code, 0) << un_ok.err;
+  EXPECT_NE(un_ok.out.find("UNANCHORED"), std::string::npos) << un_ok.out;
   // each refusal: exit 1 and its reason code on stderr
   auto expect_refusal = [&](const std::string& args, const std::string& code) {
     auto res = run_pqsig(d, args);
@@ -40,8 +50,21 @@ TEST(CliKeyRecords, RotateAndCheck) {
   expect_refusal("key check new.rec.json --purpose governance --at 1772000000", "wrong_purpose");
   expect_refusal("key check new.rec.json --at 1767225600", "not_yet_valid");
   expect_refusal("key check old.rec.json --at 1780000000", "expired");
-  ASSERT_EQ(run_pqsig(d, "key revoke old.rec.json --at 1768000000 --reason compromise -o old.revoked.json").code, 0);
-  expect_refusal("key check old.revoked.json --at 1768000000", "revoked");
+  // revocations are signed by a key with authority over the record
+  EXPECT_EQ(run_pqsig(d, "key revoke old.rec.json --at 1768000000 --reason compromise -o x.json").code, 2);  // no --key
+  ASSERT_EQ(run_pqsig(d, "key revoke old.rec.json --key old.jwk --at 1768000000 --reason compromise -o old.revoked.json")
+                .code, 0);
+  expect_refusal("key check old.revoked.json --at 1768000000 --allow-unanchored", "revoked");
+  auto rv = nlohmann::json::parse(slurp_file(d.file("old.revoked.json")));
+  auto forged = rv;
+  forged["revocation"]["at"] = 1779000000;  // moved by someone without the key
+  write_text(d.file("forged.json"), forged.dump());
+  expect_refusal("key check forged.json --at 1768000000 --allow-unanchored", "bad_revocation");
+  auto unsigned_rv = rv;
+  unsigned_rv["revocation"].erase("signature");
+  unsigned_rv["revocation"].erase("signer_kid");
+  write_text(d.file("unsigned.json"), unsigned_rv.dump());
+  expect_refusal("key check unsigned.json --at 1760000000 --allow-unanchored", "bad_revocation");
   expect_refusal("key check new.rec.json --at 1772000000 --chain old.revoked.json", "broken_chain");
   // tampered rotation proof
   auto t = j;
@@ -57,6 +80,8 @@ TEST(CliKeyRecords, RotateAndCheck) {
   write_text(d.file("junk.json"), "{\"type\":\"pqsig-key-record\"}");
   EXPECT_EQ(run_pqsig(d, "key check junk.json").code, 2);
   EXPECT_EQ(run_pqsig(d, "key check missing.json").code, 2);
+  // revoking with a key that has no authority over the record → 2
+  EXPECT_EQ(run_pqsig(d, "key revoke old.rec.json --key stranger.jwk -o y.json").code, 2);
   // rotating with a key that is not the record's key → 2
   EXPECT_EQ(run_pqsig(d, "key rotate --old stranger.jwk --new new.jwk --record old.rec.json -o x.json").code, 2);
 }

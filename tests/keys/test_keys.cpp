@@ -50,10 +50,12 @@ void expect_refused(const Status& st, Refusal want, const Refusal& got) {
   }
 }
 
+// Self-consistency checks (the anchoring rule has its own tests below).
 CheckOptions at(std::uint64_t t, std::optional<Purpose> p = std::nullopt) {
   CheckOptions o;
   o.at = t;
   o.purpose = p;
+  o.allow_unanchored = true;
   return o;
 }
 }  // namespace
@@ -147,7 +149,7 @@ TEST(Keys, RefusesRevoked) {
   REQUIRE_SUITE("ml-dsa-65");
   Fixture f;
   KeyRecord r = f.r0;
-  revoke(r, T0 + 5 * DAY, "key compromise");
+  ASSERT_TRUE(revoke(r, f.k0, T0 + 5 * DAY, "key compromise").ok());
   Refusal why{};
   EXPECT_TRUE(check_record(r, at(T0 + 5 * DAY - 1)).ok());
   expect_refused(check_record(r, at(T0 + 5 * DAY), &why), Refusal::revoked, why);
@@ -225,11 +227,11 @@ TEST(Keys, RefusesBrokenChain) {
   expect_refused(check_chain(std::vector<KeyRecord>{f.r0, late}, at(T0 + 150 * DAY), &why), Refusal::broken_chain, why);
   // rotation made by a key already revoked
   KeyRecord rev = f.r0;
-  revoke(rev, T0 + 40 * DAY, "compromised");
+  ASSERT_TRUE(revoke(rev, f.k0, T0 + 40 * DAY, "compromised").ok());
   expect_refused(check_chain(std::vector<KeyRecord>{rev, f.r1}, at(T0 + 60 * DAY), &why), Refusal::broken_chain, why);
   // ... but a key revoked after it rotated does not break its successor
   KeyRecord rev_later = f.r0;
-  revoke(rev_later, T0 + 60 * DAY, "retired");
+  ASSERT_TRUE(revoke(rev_later, f.k0, T0 + 60 * DAY, "retired").ok());
   EXPECT_TRUE(check_chain(std::vector<KeyRecord>{rev_later, f.r1}, at(T0 + 70 * DAY)).ok());
   // generation tampered
   KeyRecord gen = f.r1;
@@ -261,4 +263,76 @@ TEST(Keys, ClassicalAndSlhKeysRotate) {
   ASSERT_TRUE(r1.ok()) << r1.error().what();
   auto st = check_chain(std::vector<KeyRecord>{r0, *r1}, at(T0 + 2 * DAY, Purpose::attestation));
   EXPECT_TRUE(st.ok()) << st.error().what();
+}
+
+// ---------------------------------------------------------------- trust: anchors (issue 10 item 6)
+TEST(Keys, UnanchoredIsRefusedUnlessAsked) {
+  REQUIRE_SUITE("ml-dsa-65");
+  Fixture f;
+  Refusal why{};
+  CheckOptions o;
+  o.at = T0 + 60 * DAY;
+  std::vector<KeyRecord> chain{f.r0, f.r1};
+  // A self-made chain is self-consistent, but without a trusted anchor it is refused.
+  expect_refused(check_chain(chain, o, &why), Refusal::unanchored, why);
+  expect_refused(check_record(f.r1, o, &why), Refusal::unanchored, why);
+  o.allow_unanchored = true;
+  EXPECT_TRUE(check_chain(chain, o).ok());
+  o.allow_unanchored = false;
+  o.anchors = {f.r0.kid};
+  EXPECT_TRUE(check_chain(chain, o).ok());
+  EXPECT_TRUE(check_record(f.r1, o).ok());  // r1's proof names and verifies r0's key
+  o.anchors = {f.r1.kid};
+  EXPECT_TRUE(check_record(f.r1, o).ok());
+  // A stranger's chain does not contain the anchor.
+  SigningKey s0 = key("ml-dsa-65", 9), s1 = key("ml-dsa-44", 10);
+  auto x0 = make_record(s0.suite(), s0.public_key(), "bank-a", Purpose::settlement_instruction, 0, T0, T0 + 100 * DAY).value();
+  auto x1 = rotate(x0, s0, s1, T0 + 50 * DAY, T0 + 150 * DAY).value();
+  o.anchors = {f.r0.kid};
+  std::vector<KeyRecord> forged{x0, x1};
+  expect_refused(check_chain(forged, o, &why), Refusal::unanchored, why);
+  expect_refused(check_record(x1, o, &why), Refusal::unanchored, why);
+}
+
+// ---------------------------------------------------------------- trust: signed revocations
+TEST(Keys, RevocationsAreSignedByAKeyWithAuthority) {
+  REQUIRE_SUITE("ml-dsa-65");
+  Fixture f;
+  Refusal why{};
+  // Own key and the key it was rotated from may revoke; anyone else may not.
+  KeyRecord own = f.r1, by_prev = f.r1, by_other = f.r1;
+  ASSERT_TRUE(revoke(own, f.k1, T0 + 60 * DAY, "retired").ok());
+  ASSERT_TRUE(revoke(by_prev, f.k0, T0 + 60 * DAY, "superseded").ok());
+  auto st = revoke(by_other, f.k2, T0 + 60 * DAY, "hostile");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, Errc::invalid_argument);
+  EXPECT_FALSE(by_other.revocation.has_value());
+  for (const KeyRecord* r : {&own, &by_prev}) {
+    EXPECT_TRUE(check_record(*r, at(T0 + 60 * DAY - 1)).ok());
+    expect_refused(check_record(*r, at(T0 + 60 * DAY), &why), Refusal::revoked, why);
+    auto back = from_json(to_json(*r)).value();
+    expect_refused(check_record(back, at(T0 + 60 * DAY), &why), Refusal::revoked, why);
+  }
+  // Tampering with a signed revocation (time, reason, signer) is refused at any time of use.
+  KeyRecord t = own;
+  t.revocation->at += 1;
+  expect_refused(check_record(t, at(T0 + 55 * DAY), &why), Refusal::bad_revocation, why);
+  t = own;
+  t.revocation->reason = "other";
+  expect_refused(check_record(t, at(T0 + 55 * DAY), &why), Refusal::bad_revocation, why);
+  t = own;
+  t.revocation->signer_kid = f.r2.kid;
+  expect_refused(check_record(t, at(T0 + 55 * DAY), &why), Refusal::bad_revocation, why);
+  t = own;
+  t.revocation->signature.back() ^= 1;
+  expect_refused(check_record(t, at(T0 + 55 * DAY), &why), Refusal::bad_revocation, why);
+  // An unsigned revocation (the old form) is refused, and inside a chain too.
+  t = f.r0;
+  t.revocation = Revocation{T0 + 70 * DAY, "unsigned", {}, {}};
+  expect_refused(check_record(t, at(T0 + 1), &why), Refusal::bad_revocation, why);
+  std::vector<KeyRecord> chain{t, f.r1};
+  expect_refused(check_chain(chain, at(T0 + 60 * DAY), &why), Refusal::bad_revocation, why);
+  auto parsed = from_json(to_json(t));
+  ASSERT_TRUE(parsed.ok()) << parsed.error().what();
+  expect_refused(check_record(*parsed, at(T0 + 1), &why), Refusal::bad_revocation, why);
 }
