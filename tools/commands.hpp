@@ -22,4 +22,6 @@ void register_kem(CLI::App& app);        // cmd_kem.cpp
 void register_price(CLI::App& app);      // cmd_price.cpp
 void register_sf(CLI::App& app);         // cmd_sf.cpp
 void register_http(CLI::App& app);       // cmd_http.cpp: http sign|verify|base, directory ...
+void register_serve(CLI::App& app);      // cmd_serve.cpp: serve verify|directory
+void register_fetch(CLI::App& app);      // cmd_fetch.cpp: fetch (signing client)
 }  // namespace pqsig::cli
