@@ -25,8 +25,15 @@ using UrlPtr = std::unique_ptr<CURLU, CurlUrlDeleter>;
 struct CurlDeleter {
   void operator()(CURL* c) const noexcept { curl_easy_cleanup(c); }
 };
-struct SlistDeleter {
-  void operator()(curl_slist* s) const noexcept { curl_slist_free_all(s); }
+struct Slist {  // owns a curl_slist; append returns the same head, so no unique_ptr::reset
+  curl_slist* head = nullptr;
+  ~Slist() { curl_slist_free_all(head); }
+  bool append(const std::string& line) {
+    curl_slist* h = curl_slist_append(head, line.c_str());
+    if (!h) return false;
+    head = h;
+    return true;
+  }
 };
 
 std::string lower(std::string_view s) {
@@ -164,17 +171,12 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
   HttpResponse resp;
   Sink sink{&resp, limits.max_body, limits.max_header_bytes};
   std::string u(url), m(method);
-  std::unique_ptr<curl_slist, SlistDeleter> list;
-  curl_slist* raw = nullptr;
-  bool has_host = false;
+  Slist list;
   for (const auto& h : headers) {
     if (h.name.find_first_of("\r\n:") != std::string::npos || h.value.find_first_of("\r\n") != std::string::npos)
       return Error{Errc::invalid_argument, "header with CR/LF or colon in its name: " + h.name};
-    if (lower(h.name) == "host") has_host = true;
     std::string line = h.name + (h.value.empty() ? ";" : ": " + h.value);
-    raw = curl_slist_append(raw, line.c_str());
-    if (!raw) return Error{Errc::internal, "curl_slist_append failed"};
-    list.reset(raw);
+    if (!list.append(line)) return Error{Errc::internal, "curl_slist_append failed"};
   }
   // What was signed is what is sent: no implicit Accept / User-Agent / Expect.
   for (const char* drop : {"Accept:", "Expect:", "User-Agent:"}) {
@@ -182,12 +184,9 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
     for (const auto& h : headers)
       if (lower(h.name) + ":" == lower(drop)) given = true;
     if (!given) {
-      raw = curl_slist_append(raw, drop);
-      if (!raw) return Error{Errc::internal, "curl_slist_append failed"};
-      list.reset(raw);
+      if (!list.append(drop)) return Error{Errc::internal, "curl_slist_append failed"};
     }
   }
-  (void)has_host;
   CURL* h = c.get();
   curl_easy_setopt(h, CURLOPT_URL, u.c_str());
   curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, limits.allow_http ? "http,https" : "https");
@@ -204,7 +203,7 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(h, CURLOPT_HEADERDATA, &sink);
   curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, nullptr);
-  if (list) curl_easy_setopt(h, CURLOPT_HTTPHEADER, list.get());
+  if (list.head) curl_easy_setopt(h, CURLOPT_HTTPHEADER, list.head);
   if (m == "HEAD") {
     curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
   } else if (m != "GET" || !body.empty()) {
