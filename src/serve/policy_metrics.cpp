@@ -65,6 +65,11 @@ Result<Policy> parse_policy(std::string_view text) {
       for (auto& c : s.value()) {
         auto pc = httpsig::parse_component(c);
         if (!pc) return bad("required_components: " + c + ": " + pc.error().message);
+        // RFC 9421 §2.2: the derived components (a request verifier has no @status).
+        static const std::set<std::string> derived = {"@method", "@target-uri", "@authority", "@scheme",
+                                                      "@request-target", "@path", "@query", "@query-param"};
+        if (!pc->bare.s.empty() && pc->bare.s[0] == '@' && !derived.count(pc->bare.s))
+          return bad("required_components: unknown derived component " + pc->bare.s);
         auto ser = sf::serialize_item(pc.value());
         if (!ser) return bad("required_components: " + c);
         p.required_components.push_back(ser.value());

@@ -168,6 +168,13 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
       d.keyid = v.keyid;
       d.alg = v.alg;
       d.agent = resolver.source(v.keyid);
+      if (d.agent.empty()) {  // a static key: name the agent the label covers, if any
+        if (auto sa = req.get("signature-agent")) {
+          if (auto refs = parse_signature_agent(*sa))
+            for (const auto& [l, ref] : refs.value())
+              if (l == v.label || l.empty()) d.agent = ref.url;
+        }
+      }
     }
   }
   // Replay: only labels that verified record their nonce (strangers cannot burn nonces).
