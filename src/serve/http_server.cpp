@@ -56,7 +56,8 @@ std::string header_safe(std::string_view s, std::size_t max = 300) {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket&& s, std::shared_ptr<Shared> sh) : stream_(std::move(s)), sh_(std::move(sh)) {}
+  Session(tcp::socket&& s, std::shared_ptr<Shared> sh)
+      : stream_(std::move(s)), buffer_(sh->opt.max_header_bytes + sh->opt.max_body_bytes + 4096), sh_(std::move(sh)) {}
   ~Session() { sh_->connections.fetch_sub(1); }
   void run() { net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); }); }
 
@@ -74,7 +75,8 @@ class Session : public std::enable_shared_from_this<Session> {
         ec == net::error::operation_aborted || ec == net::error::connection_reset)
       return close();
     if (ec) {
-      std::string_view reason = ec == http::error::header_limit ? "header_too_large"
+      std::string_view reason = ec == http::error::header_limit || ec == http::error::buffer_overflow
+                                    ? "header_too_large"
                                 : ec == http::error::body_limit ? "body_too_large"
                                                                  : "malformed_request";
       res_ = sh_->svc.refuse(reason, 11);
@@ -104,7 +106,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   beast::tcp_stream stream_;
-  beast::flat_buffer buffer_{8192};
+  beast::flat_buffer buffer_;  ///< bounded: header limit + body limit + slack
   std::optional<http::request_parser<http::string_body>> parser_;
   Response res_;
   std::shared_ptr<Shared> sh_;
