@@ -90,7 +90,7 @@ void register_fetch(CLI::App& app) {
   f->add_option("--timeout-ms", c->timeout_ms, "per-request timeout (default 10000)");
   f->add_option("--expires", c->expires, "signature validity seconds (default 300)");
   f->add_option("--header-cap", c->cap, "refuse to send above this header size (default 8192)");
-  f->add_option("--ca-file", c->ca_file, "extra CA bundle");
+  f->add_option("--ca-file", c->ca_file, "CA bundle trusted instead of the system store");
   f->add_flag("--insecure-allow-http", c->allow_http, "TESTS ONLY: allow http:// URLs");
   f->add_flag("-i,--include", c->include, "print the response status and headers");
   f->add_flag("-v,--verbose", c->verbose, "report hops and signed labels on stderr");

@@ -120,7 +120,7 @@ void register_serve(CLI::App& app) {
   v->add_flag("--no-replay-store", vc->no_replay, "no in-process nonce store (only with --redis absent and no require_nonce)");
   v->add_flag("--no-directory-fetch", vc->no_dir, "never fetch Signature-Agent directories (static keys only)");
   v->add_flag("--insecure-allow-http", vc->allow_http, "TESTS ONLY: allow http:// directories");
-  v->add_option("--ca-file", vc->ca_file, "extra CA bundle for directory TLS verification");
+  v->add_option("--ca-file", vc->ca_file, "CA bundle trusted for directory TLS (replaces the system store; TLS verification stays on)");
   v->add_option("--directory-timeout-ms", vc->dir_timeout_ms, "directory connect / total timeout (default 2000)");
   v->add_option("--directory-max-bytes", vc->dir_max_bytes, "directory response size cap (default 256 KiB)");
   v->add_option("--directory-cache-entries", vc->dir_max_entries, "cached directories (default 1024)");

@@ -27,7 +27,7 @@ struct HttpLimits {
   std::size_t max_body = 1 << 20;          ///< response body bytes (larger: error, transfer aborted)
   std::size_t max_header_bytes = 64 * 1024;///< response header section bytes
   bool verify_tls = true;                  ///< peer + host verification (never off by default)
-  std::string ca_file;                     ///< extra CA bundle (e.g. a test CA); empty = system store
+  std::string ca_file;                     ///< CA bundle trusted instead of the system store (e.g. a test CA); empty = system store
   bool allow_http = false;                 ///< plain http:// URLs (tests / loopback only)
 };
 

@@ -224,7 +224,8 @@ struct Live {
   std::string ed_file, ml_file;
   Proc directory, verifier, verifier_ed, redis_proc, nginx_proc;
   std::string dir_url;  // http://127.0.0.1:P
-  int nginx_port = 0, redis_port = 0, verify_port = 0;
+  int nginx_port = 0, redis_port = 0, verify_port = 0, tls_port = 0;  // tls_port: nginx TLS in front of the directory
+  std::string rot_file;  // a third directory key, rotated by the SIGHUP test
   std::string setup_error;
 
   void start_redis() {
@@ -254,6 +255,17 @@ struct Live {
     std::ofstream(ed_file) << ed_priv;
     std::ofstream(ml_file) << ml_priv;
     std::ofstream(dir + "/ed-only.json") << R"({"algorithms":["ed25519"]})";
+    rot_file = dir + "/rot.jwk";
+    std::ofstream(rot_file) << gen("ed25519");
+    // A self-signed certificate for 127.0.0.1 (openssl CLI): the directory is also served over
+    // HTTPS by nginx, and the main verifier trusts it via --ca-file only.
+    std::string openssl = which("openssl");
+    if (!openssl.empty()) {
+      std::string cmd = openssl + " req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1"
+                        " -addext subjectAltName=IP:127.0.0.1 -keyout " + dir + "/tls.key -out " + dir + "/tls.crt > " +
+                        dir + "/openssl.log 2>&1";
+      if (std::system(cmd.c_str()) == 0) tls_port = free_port();
+    }
     mkdir((dir + "/www").c_str(), 0755);
     mkdir((dir + "/www/open").c_str(), 0755);
     mkdir((dir + "/www/ed").c_str(), 0755);
@@ -262,7 +274,7 @@ struct Live {
     std::ofstream(dir + "/www/open/index.html") << "open\n";
 
     directory = Proc::start({kPqsig, "serve", "directory", "--listen", "127.0.0.1:0", "--key", ed_file, "--key", ml_file,
-                             "--ready-file", dir + "/dir.ready"},
+                             "--key", rot_file, "--ready-file", dir + "/dir.ready"},
                             dir + "/directory.log");
     std::string d = wait_ready_file(dir + "/dir.ready");
     if (d.empty()) return fail("directory server did not start: " + slurp(dir + "/directory.log"));
@@ -274,7 +286,8 @@ struct Live {
 
     verifier = Proc::start({kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--redis",
                             "redis://127.0.0.1:" + std::to_string(redis_port), "--insecure-allow-http",
-                            "--directory-timeout-ms", "500", "--negative-ttl", "1", "--ready-file", dir + "/ver.ready"},
+                            "--directory-timeout-ms", "500", "--negative-ttl", "1", "--ready-file", dir + "/ver.ready",
+                            "--ca-file", dir + "/tls.crt"},
                            dir + "/verify.log");
     verifier_ed = Proc::start({kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--policy", dir + "/ed-only.json",
                                "--insecure-allow-http", "--ready-file", dir + "/ver-ed.ready"},
@@ -322,7 +335,16 @@ struct Live {
         << "    location = /_auth_ed { proxy_pass http://pqsig_verify_ed;" << auth_block << "    }\n"
         << "    location /open/ { }\n"
         << "    location /ed/ { auth_request /_auth_ed;" << pass << "    }\n"
-        << "    location / { auth_request /_auth;" << pass << "    }\n  }\n}\n";
+        << "    location / { auth_request /_auth;" << pass << "    }\n  }\n";
+    if (tls_port)
+      std::ofstream(dir + "/nginx.conf", std::ios::app)
+          << "  server {\n    listen 127.0.0.1:" << tls_port << " ssl;\n    ssl_certificate " << dir << "/tls.crt;\n"
+          << "    ssl_certificate_key " << dir << "/tls.key;\n"
+          << "    location / { proxy_pass " << dir_url << "; proxy_set_header Host $http_host;\n"
+          // the signed directory response carries one signature per key in its headers (ML-DSA-44:
+          // 3.2 KB): nginx's default 4/8 KiB proxy buffer is too small for its header section
+          << "      proxy_buffer_size 32k; proxy_buffers 4 32k; proxy_busy_buffers_size 32k; }\n  }\n";
+    std::ofstream(dir + "/nginx.conf", std::ios::app) << "}\n";
     nginx_proc = Proc::start({nginx, "-p", dir, "-e", dir + "/nginx-error.log", "-c", dir + "/nginx.conf"}, dir + "/nginx.log");
     if (!wait_port(nginx_port)) return fail("nginx did not start: " + slurp(dir + "/nginx.log") + slurp(dir + "/nginx-error.log"));
     return true;
@@ -498,12 +520,74 @@ TEST_F(ServeLive, DirectoryFaultsNeverLetThrough) {
   EXPECT_NE(L().metrics().find("pqsig_directory_fetch_errors_total"), std::string::npos);
 }
 
-TEST_F(ServeLive, DirectoryServerReloadsOnSighup) {
+TEST_F(ServeLive, DirectoryOverHttpsNeedsTrustedCertificate) {
+  if (!L().tls_port) GTEST_SKIP() << "openssl CLI not installed: no test certificate";
+  std::string https_agent = "https://127.0.0.1:" + std::to_string(L().tls_port);
+  // Main verifier: trusts the test certificate via --ca-file -> keys fetched over TLS.
+  auto r = L().send(L().signed_req(L().opts(https_agent)));
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  EXPECT_EQ(r->status, 200) << r->header("x-pqsig-reason").value_or("");
+  EXPECT_EQ(r->header("x-pqsig-agent").value_or(""), https_agent);
+  // Ed25519-only verifier: no --ca-file, TLS verification on -> the self-signed directory is refused.
+  auto r2 = L().send(L().signed_req(L().opts(https_agent), "/ed/index.html"), "/ed/index.html");
+  ASSERT_TRUE(r2.ok());
+  EXPECT_EQ(r2->status, 401);
+  EXPECT_EQ(r2->header("x-pqsig-reason").value_or(""), "directory_unavailable");
+}
+
+// One keep-alive connection to the directory server across a SIGHUP key rotation.
+TEST_F(ServeLive, DirectoryServerReloadsOnSighupWithoutDroppingConnections) {
   ASSERT_TRUE(L().directory.running());
+  int port = port_of(L().dir_url);
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  timeval tv{5, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  auto get = [&]() -> std::string {
+    std::string req = "GET /.well-known/http-message-signatures-directory HTTP/1.1\r\nHost: 127.0.0.1:" +
+                      std::to_string(port) + "\r\n\r\n";
+    if (send(fd, req.data(), req.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(req.size())) return {};
+    std::string resp;
+    char buf[16384];
+    for (int i = 0; i < 100; ++i) {  // read until the body announced by Content-Length is complete
+      ssize_t n = recv(fd, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      resp.append(buf, static_cast<std::size_t>(n));
+      auto he = resp.find("\r\n\r\n");
+      auto cl = resp.find("Content-Length: ");
+      if (he != std::string::npos && cl != std::string::npos &&
+          resp.size() >= he + 4 + static_cast<std::size_t>(std::atol(resp.c_str() + cl + 16)))
+        break;
+    }
+    return resp;
+  };
+  auto rot_pub = [&] { return pqsig::jose::load_jwk(slurp(L().rot_file))->thumbprint; };
+  std::string old_kid = rot_pub();
+  std::string r1 = get();
+  ASSERT_NE(r1.find("200 OK"), std::string::npos) << r1;
+  EXPECT_NE(r1.find(old_kid), std::string::npos);
+  {
+    auto k = pqsig::SigningKey::generate(*pqsig::find_suite("ed25519").value());
+    std::ofstream(L().rot_file) << pqsig::jose::to_jwk(k.value(), true).value();
+  }
+  std::string new_kid = rot_pub();
   kill(L().directory.pid, SIGHUP);
-  std::this_thread::sleep_for(200ms);
+  std::string r2;
+  for (int i = 0; i < 50; ++i) {  // the reload is asynchronous: poll on the SAME connection (<= 1 s)
+    r2 = get();
+    if (r2.find(new_kid) != std::string::npos || r2.empty()) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  close(fd);
+  ASSERT_NE(r2.find("200 OK"), std::string::npos) << "connection dropped across SIGHUP: " << r2;
+  EXPECT_NE(r2.find(new_kid), std::string::npos);
+  EXPECT_EQ(r2.find(old_kid), std::string::npos);
   EXPECT_TRUE(L().directory.running());
-  EXPECT_NE(slurp(L().dir + "/directory.log").find("reloaded 2 key(s)"), std::string::npos);
+  EXPECT_NE(slurp(L().dir + "/directory.log").find("reloaded 3 key(s)"), std::string::npos);
 }
 
 TEST_F(ServeLive, RedisDownFailsClosedAndRecovers) {
