@@ -1,5 +1,6 @@
 // `pqsig serve verify` (the verifier service for nginx auth_request / Caddy forward_auth / Envoy
 // ext_authz) and `pqsig serve directory` (the signed key directory).
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <memory>
@@ -30,7 +31,7 @@ void parse_listen(const std::string& s, sv::ServerOptions& o) {
 struct VerifyCmd {
   std::string listen = "127.0.0.1:8089", policy, redis, scheme = "https", ca_file, ready_file;
   std::vector<std::string> keys;
-  bool fail_open = false, no_dir = false, allow_http = false, no_replay = false;
+  bool fail_open = false, no_dir = false, allow_http = false, no_replay = false, allow_private = false;
   long dir_timeout_ms = 2000;
   std::size_t dir_max_bytes = 256 * 1024, dir_max_entries = 1024, max_header = 16 * 1024;
   std::int64_t negative_ttl = 30, stale_cap = 3600;
@@ -62,6 +63,8 @@ void run_verify(const VerifyCmd& c) {
   dco.http.max_body = c.dir_max_bytes;
   dco.http.ca_file = c.ca_file;
   dco.http.allow_http = c.allow_http;
+  dco.http.allow_private_addresses = c.allow_private;
+  dco.max_concurrent_fetches = static_cast<std::size_t>(std::max(1, c.threads / 2));
   dco.max_entries = c.dir_max_entries;
   dco.negative_ttl = c.negative_ttl;
   dco.stale_cap = c.stale_cap;
@@ -120,6 +123,8 @@ void register_serve(CLI::App& app) {
   v->add_flag("--no-replay-store", vc->no_replay, "no in-process nonce store (only with --redis absent and no require_nonce)");
   v->add_flag("--no-directory-fetch", vc->no_dir, "never fetch Signature-Agent directories (static keys only)");
   v->add_flag("--insecure-allow-http", vc->allow_http, "TESTS ONLY: allow http:// directories");
+  v->add_flag("--allow-private-directories", vc->allow_private,
+              "fetch directories on loopback / private addresses (default: refused, no SSRF into the internal network)");
   v->add_option("--ca-file", vc->ca_file, "CA bundle trusted for directory TLS (replaces the system store; TLS verification stays on)");
   v->add_option("--directory-timeout-ms", vc->dir_timeout_ms, "directory connect / total timeout (default 2000)");
   v->add_option("--directory-max-bytes", vc->dir_max_bytes, "directory response size cap (default 256 KiB)");

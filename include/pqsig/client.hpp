@@ -29,6 +29,9 @@ struct HttpLimits {
   bool verify_tls = true;                  ///< peer + host verification (never off by default)
   std::string ca_file;                     ///< CA bundle trusted instead of the system store (e.g. a test CA); empty = system store
   bool allow_http = false;                 ///< plain http:// URLs (tests / loopback only)
+  /// Connect to loopback / private / link-local addresses. A verifier fetching URLs named by
+  /// strangers turns this off (no server-side request forgery into the internal network).
+  bool allow_private_addresses = true;
 };
 
 struct HttpResponse {

@@ -136,7 +136,8 @@ struct AgentRef {
 Result<std::vector<std::pair<std::string, AgentRef>>> parse_signature_agent(std::string_view field);
 
 struct DirectoryCacheOptions {
-  client::HttpLimits http;             ///< timeouts, size cap (directory size), TLS
+  DirectoryCacheOptions() { http.allow_private_addresses = false; http.max_body = 256 * 1024; }
+  client::HttpLimits http;             ///< timeouts, size cap (directory size), TLS; no private addresses
   int max_redirects = 3;
   std::size_t max_entries = 1024;
   std::int64_t default_ttl = 300;      ///< no / unusable Cache-Control max-age
@@ -144,6 +145,9 @@ struct DirectoryCacheOptions {
   std::int64_t negative_ttl = 30;      ///< a failed fetch is remembered this long
   std::int64_t stale_cap = 3600;       ///< stale keys served at most this long after expiry while fetches fail
   bool require_signed_directory = true;///< directory responses must carry a valid directory signature
+  /// Fetches of uncached directories running at once; more are refused at once (a flood of
+  /// requests naming new agents cannot tie up every verifier thread).
+  std::size_t max_concurrent_fetches = 2;
 };
 
 /// Keys of one agent, shared read-only by concurrent requests.
@@ -179,6 +183,7 @@ class DirectoryCache {
   std::condition_variable cv_;
   std::map<std::string, Slot> slots_;
   std::atomic<std::uint64_t> fetches_{0};
+  std::size_t running_ = 0;  ///< fetches in progress (guarded by mu_)
 };
 
 /// Validates a Signature Agent Card (draft-meunier-webbotauth-registry-04, the OAuth client

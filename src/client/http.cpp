@@ -1,6 +1,9 @@
 // pqsig_client: one bounded HTTP exchange over libcurl (timeouts, body and header caps, TLS
 // verification on, https only unless allowed) and URL parsing / resolution via libcurl's URL API.
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <cctype>
@@ -88,6 +91,49 @@ size_t on_header(char* ptr, size_t size, size_t nmemb, void* ud) {
   while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
   s->resp->headers.push_back({std::string(line.substr(0, colon)), std::string(v)});
   return n;
+}
+
+// Loopback, RFC 1918, CGNAT, link-local, unspecified, multicast/reserved; IPv6 loopback, ULA,
+// link-local, v4-mapped forms of the above.
+bool is_private(const sockaddr* sa) {
+  auto v4_private = [](std::uint32_t a) {
+    std::uint8_t b0 = a >> 24, b1 = (a >> 16) & 0xff;
+    return b0 == 0 || b0 == 10 || b0 == 127 || (b0 == 100 && (b1 & 0xc0) == 64) || (b0 == 169 && b1 == 254) ||
+           (b0 == 172 && (b1 & 0xf0) == 16) || (b0 == 192 && b1 == 168) || b0 >= 224;
+  };
+  if (sa->sa_family == AF_INET) {
+    auto* in = reinterpret_cast<const sockaddr_in*>(sa);
+    return v4_private(ntohl(in->sin_addr.s_addr));
+  }
+  if (sa->sa_family == AF_INET6) {
+    auto* in6 = reinterpret_cast<const sockaddr_in6*>(sa);
+    const std::uint8_t* b = in6->sin6_addr.s6_addr;
+    static const std::uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    if (std::memcmp(b, v4mapped, 12) == 0)
+      return v4_private((std::uint32_t(b[12]) << 24) | (std::uint32_t(b[13]) << 16) | (std::uint32_t(b[14]) << 8) | b[15]);
+    bool zero15 = true;
+    for (int i = 0; i < 15; ++i) zero15 = zero15 && b[i] == 0;
+    if (zero15 && (b[15] == 0 || b[15] == 1)) return true;  // :: and ::1
+    if ((b[0] & 0xfe) == 0xfc) return true;                 // fc00::/7
+    if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return true; // fe80::/10
+    if (b[0] == 0xff) return true;                          // multicast
+    return false;
+  }
+  return true;  // other families: refuse
+}
+
+struct SocketGuard {
+  bool allow_private;
+  bool refused = false;
+};
+
+curl_socket_t open_socket(void* ud, curlsocktype, curl_sockaddr* addr) {
+  auto* g = static_cast<SocketGuard*>(ud);
+  if (!g->allow_private && is_private(&addr->addr)) {
+    g->refused = true;
+    return CURL_SOCKET_BAD;
+  }
+  return socket(addr->family, addr->socktype, addr->protocol);
 }
 
 }  // namespace
@@ -213,6 +259,9 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
       curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
     }
   }
+  SocketGuard guard{limits.allow_private_addresses};
+  curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+  curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, &guard);
   char errbuf[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
   CURLcode rc = curl_easy_perform(h);
@@ -220,6 +269,8 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
     return Error{Errc::policy, "response body larger than " + std::to_string(limits.max_body) + " bytes"};
   if (sink.header_overflow)
     return Error{Errc::policy, "response headers larger than " + std::to_string(limits.max_header_bytes) + " bytes"};
+  if (guard.refused && rc != CURLE_OK)
+    return Error{Errc::policy, u + ": refusing to connect to a loopback / private address"};
   if (rc != CURLE_OK) {
     std::string why = errbuf[0] ? errbuf : curl_easy_strerror(rc);
     Errc code = rc == CURLE_OPERATION_TIMEDOUT ? Errc::io : Errc::io;

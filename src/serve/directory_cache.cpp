@@ -218,6 +218,11 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& age
       });
       continue;
     }
+    if (running_ >= opt_.max_concurrent_fetches) {
+      if (metrics_) ++metrics_->dir_fetch_errors;
+      return Error{Errc::io, "too many directory fetches in progress; try again"};
+    }
+    ++running_;
     s.inflight = true;
     if (metrics_) ++metrics_->dir_misses;
     lk.unlock();
@@ -229,6 +234,7 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& age
       r = Error{Errc::internal, std::string("directory load: ") + e.what()};
     }
     lk.lock();
+    --running_;
     Slot& t = slots_[key];
     t.inflight = false;
     Result<std::shared_ptr<const AgentKeys>> out = Error{Errc::internal, "unset"};

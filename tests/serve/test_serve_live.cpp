@@ -286,11 +286,15 @@ struct Live {
 
     verifier = Proc::start({kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--redis",
                             "redis://127.0.0.1:" + std::to_string(redis_port), "--insecure-allow-http",
+                            "--allow-private-directories",
                             "--directory-timeout-ms", "500", "--negative-ttl", "1", "--ready-file", dir + "/ver.ready",
                             "--ca-file", dir + "/tls.crt"},
                            dir + "/verify.log");
+    // The Ed25519-only verifier has static keys and the default network policy: directories on
+    // loopback / private addresses are refused (no SSRF), so it never fetches ours.
+    std::ofstream(dir + "/ed-pub.jwk") << pqsig::jose::public_jwk(ed_priv).value();
     verifier_ed = Proc::start({kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--policy", dir + "/ed-only.json",
-                               "--insecure-allow-http", "--ready-file", dir + "/ver-ed.ready"},
+                               "--keys", dir + "/ed-pub.jwk", "--insecure-allow-http", "--ready-file", dir + "/ver-ed.ready"},
                               dir + "/verify-ed.log");
     std::string v = wait_ready_file(dir + "/ver.ready");
     std::string ve = wait_ready_file(dir + "/ver-ed.ready");
@@ -528,11 +532,24 @@ TEST_F(ServeLive, DirectoryOverHttpsNeedsTrustedCertificate) {
   ASSERT_TRUE(r.ok()) << r.error().what();
   EXPECT_EQ(r->status, 200) << r->header("x-pqsig-reason").value_or("");
   EXPECT_EQ(r->header("x-pqsig-agent").value_or(""), https_agent);
-  // Ed25519-only verifier: no --ca-file, TLS verification on -> the self-signed directory is refused.
-  auto r2 = L().send(L().signed_req(L().opts(https_agent), "/ed/index.html"), "/ed/index.html");
-  ASSERT_TRUE(r2.ok());
-  EXPECT_EQ(r2->status, 401);
-  EXPECT_EQ(r2->header("x-pqsig-reason").value_or(""), "directory_unavailable");
+  // The fetcher itself: TLS verification is on by default; the self-signed directory is refused
+  // unless its certificate is trusted explicitly.
+  cl::HttpLimits l;
+  auto bad = cl::http_exchange("GET", https_agent + "/.well-known/http-message-signatures-directory", {}, {}, l);
+  EXPECT_FALSE(bad.ok());
+  l.ca_file = L().dir + "/tls.crt";
+  auto good = cl::http_exchange("GET", https_agent + "/.well-known/http-message-signatures-directory", {}, {}, l);
+  ASSERT_TRUE(good.ok()) << good.error().what();
+  EXPECT_EQ(good->status, 200);
+}
+
+TEST_F(ServeLive, PrivateAddressDirectoriesRefusedByDefault) {
+  auto o = L().opts();  // agent = our loopback directory
+  o.keys = {{"sig1", L().stranger_priv}};
+  auto r = L().send(L().signed_req(o, "/ed/index.html"), "/ed/index.html");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(r->header("x-pqsig-reason").value_or(""), "directory_unavailable");
 }
 
 // One keep-alive connection to the directory server across a SIGHUP key rotation.

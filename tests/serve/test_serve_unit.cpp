@@ -580,6 +580,37 @@ TEST(ServeClient, UrlParsing) {
   EXPECT_EQ(cl::resolve_url("https://a.example/x/y", "https://b.example/q").value(), "https://b.example/q");
 }
 
+TEST(ServeClient, PrivateAddressesRefusedWhenAsked) {
+  cl::HttpLimits l;
+  l.allow_http = true;
+  l.allow_private_addresses = false;
+  for (const char* url : {"http://127.0.0.1:1/", "http://10.0.0.1:1/", "http://[::1]:1/", "http://169.254.169.254/"}) {
+    auto r = cl::http_exchange("GET", url, {}, {}, l);
+    ASSERT_FALSE(r.ok()) << url;
+    EXPECT_EQ(r.error().code, Errc::policy) << url << ": " << r.error().message;
+  }
+  // The verifier's directory fetcher refuses them by default.
+  EXPECT_FALSE(sv::DirectoryCacheOptions{}.http.allow_private_addresses);
+}
+
+TEST(ServeDirectoryCache, ConcurrentFetchesBounded) {
+  sv::Metrics m;
+  sv::DirectoryCacheOptions o;
+  o.max_concurrent_fetches = 1;
+  std::atomic<bool> entered{false};
+  sv::DirectoryCache c(o, &m, [&entered](const std::string&) -> pqsig::Result<cl::HttpResponse> {
+    entered = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    return pqsig::Error{Errc::io, "slow and down"};
+  });
+  std::thread t([&] { (void)c.get({"https://a.example", sv::AgentType::directory}, kNow); });
+  for (int i = 0; i < 200 && !entered; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  auto r = c.get({"https://b.example", sv::AgentType::directory}, kNow);
+  t.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("too many"), std::string::npos) << r.error().message;
+}
+
 TEST(ServeClient, PlainHttpRefusedByDefault) {
   cl::HttpLimits l;
   auto r = cl::http_exchange("GET", "http://127.0.0.1:1/", {}, {}, l);
