@@ -232,13 +232,19 @@ int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions&
     httpsig::Message m;
     m.is_request = true;
     m.scheme = verifier.options().scheme;
+    // nginx: X-Original-*; Caddy forward_auth: X-Forwarded-*; Envoy ext_authz: the check request
+    // itself carries the original method and path.
     auto om = req["X-Original-Method"];
     auto ou = req["X-Original-URI"];
+    if (om.empty()) om = req["X-Forwarded-Method"];
+    if (ou.empty()) ou = req["X-Forwarded-Uri"];
     m.method = om.empty() ? std::string(req.method_string()) : std::string(om);
     m.target = ou.empty() ? std::string(target) : std::string(ou);
     for (const auto& f : req) {
       std::string_view n = f.name_string();
-      if (beast::iequals(n, "X-Original-Method") || beast::iequals(n, "X-Original-URI")) continue;
+      if (beast::iequals(n, "X-Original-Method") || beast::iequals(n, "X-Original-URI") ||
+          beast::iequals(n, "X-Forwarded-Method") || beast::iequals(n, "X-Forwarded-Uri"))
+        continue;
       m.headers.push_back({std::string(n), std::string(f.value())});
     }
     Decision d = verifier.decide(m, unix_now());
