@@ -338,6 +338,8 @@ struct Live {
         << "    location = /_auth { proxy_pass http://pqsig_verify;" << auth_block << "    }\n"
         << "    location = /_auth_ed { proxy_pass http://pqsig_verify_ed;" << auth_block << "    }\n"
         << "    location /open/ { }\n"
+        // a redirect to another authority of the same server: the client must re-sign for it
+        << "    location = /redir { return 302 http://localhost:" << nginx_port << "/index.html; }\n"
         << "    location /ed/ { auth_request /_auth_ed;" << pass << "    }\n"
         << "    location / { auth_request /_auth;" << pass << "    }\n  }\n";
     if (tls_port)
@@ -437,6 +439,24 @@ TEST_F(ServeLive, FetchThroughNginxGets200) {
   EXPECT_NE(text.find("X-Pqsig-Label: sig1"), std::string::npos) << text;
   EXPECT_NE(text.find("X-Pqsig-Labels: sig1,sig2"), std::string::npos) << text;
   EXPECT_NE(text.find("X-Pqsig-Agent: " + L().dir_url), std::string::npos) << text;
+}
+
+TEST_F(ServeLive, RedirectHopIsResignedForItsAuthority) {
+  cl::Client c(L().opts());
+  auto r = c.fetch("GET", L().origin() + "/redir");
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  EXPECT_EQ(r->hops, 2);
+  EXPECT_EQ(r->response.status, 200) << r->response.header("x-pqsig-reason").value_or("");
+  EXPECT_NE(r->response.body.find("hello"), std::string::npos);
+  // Control: the first hop's signature (for 127.0.0.1:port) replayed at the new authority fails.
+  auto m = L().signed_req(L().opts());
+  m.set("Host", "localhost:" + std::to_string(L().nginx_port));
+  cl::HttpLimits l;
+  l.allow_http = true;
+  auto bad = cl::http_exchange("GET", "http://localhost:" + std::to_string(L().nginx_port) + "/index.html", m.headers, {}, l);
+  ASSERT_TRUE(bad.ok()) << bad.error().what();
+  EXPECT_EQ(bad->status, 401);
+  EXPECT_EQ(bad->header("x-pqsig-reason").value_or(""), "signature_mismatch");
 }
 
 TEST_F(ServeLive, ChallengeModeSignsAfter401) {
