@@ -5,6 +5,9 @@ set -euo pipefail
 PKGS=(build-essential cmake ninja-build pkg-config g++ clang libclang-rt-14-dev
       libssl-dev libsodium-dev nlohmann-json3-dev libcli11-dev libfmt-dev
       libgtest-dev libgmock-dev libbenchmark-dev valgrind git ca-certificates)
+# Web Bot Auth in the path (src/serve, src/client, tests/serve): libcurl, hiredis, Boost.Beast/Asio;
+# the live test runs real nginx (auth_request), redis-server and wrk on 127.0.0.1.
+PKGS+=(libcurl4-openssl-dev libhiredis-dev libboost-dev nginx-light redis-server wrk)
 # Optional extras: Node.js + npm for the independent-implementation cross-checks, Chromium
 # for the HTML report screenshot test. Request with PQSIG_DEPS_EXTRA=1 (CI does).
 if [ "${PQSIG_DEPS_EXTRA:-0}" = 1 ]; then

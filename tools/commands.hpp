@@ -23,4 +23,6 @@ void register_price(CLI::App& app);      // cmd_price.cpp
 void register_sf(CLI::App& app);         // cmd_sf.cpp
 void register_http(CLI::App& app);       // cmd_http.cpp: http sign|verify|base, directory ...
 void register_ledger(CLI::App& app);     // cmd_ledger.cpp: ledger providers|verify|bench
+void register_serve(CLI::App& app);      // cmd_serve.cpp: serve verify|directory
+void register_fetch(CLI::App& app);      // cmd_fetch.cpp: fetch (signing client)
 }  // namespace pqsig::cli

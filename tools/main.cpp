@@ -19,6 +19,8 @@ int main(int argc, char** argv) {
   register_sf(app);
   register_http(app);
   register_ledger(app);
+  register_serve(app);
+  register_fetch(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,289 @@
+// pqsig — Web Bot Auth in the path: the verifier service for reverse proxies (nginx auth_request,
+// Caddy forward_auth, Envoy ext_authz), its policy, key sources (static JWKS, Signature-Agent
+// directories fetched and cached), nonce replay stores (in-process, Redis) and metrics; and the
+// key-directory server. Network code: lives in the pqsig_serve library, never in the core library.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pqsig/client.hpp"
+#include "pqsig/common.hpp"
+#include "pqsig/httpsig.hpp"
+#include "pqsig/webbotauth.hpp"
+
+namespace pqsig::serve {
+
+// ------------------------------------------------------------------ policy
+
+/// What a request must satisfy for a 200. Defaults are the safe ones: the web-bot-auth tag,
+/// "@authority" covered (always, whatever the file says), created and expires required and
+/// checked (fresh), at most 24 h of validity.
+struct Policy {
+  std::string required_tag = "web-bot-auth";
+  std::vector<std::string> required_components = {"\"@authority\""};  ///< serialized component ids
+  std::int64_t clock_skew = 60;
+  std::int64_t max_validity = webbotauth::kMaxExpiresIn;  ///< expires - created, seconds
+  std::optional<std::int64_t> max_age;                  ///< created at most this old (seconds)
+  std::vector<std::string> required_labels;             ///< these labels must verify
+  std::vector<std::string> algorithms = {"ed25519", "ml-dsa-44", "ml-dsa-65", "ml-dsa-87", "ecdsa-p256-sha256",
+                                         "rsa-pss-sha512"};  ///< allowed algs; others are skipped
+  std::size_t min_valid = 1;
+  bool require_nonce = false;
+  std::vector<std::string> agents;  ///< allowed Signature-Agent URLs (empty = any agent whose directory verifies)
+};
+inline constexpr std::size_t kMaxPolicyBytes = 64 * 1024;
+/// Strict: an object with only the known members, each of the right type and range.
+/// Members: required_tag, required_components, clock_skew, max_validity, max_age, required_labels,
+/// algorithms, min_valid, require_nonce, agents. "@authority" is added to required_components.
+Result<Policy> parse_policy(std::string_view json);
+
+// ------------------------------------------------------------------ metrics
+
+class Metrics {
+ public:
+  void verified();
+  void rejected(std::string_view reason);
+  void latency(double seconds);
+  std::atomic<std::uint64_t> dir_hits{0}, dir_misses{0}, dir_fetch_errors{0}, dir_stale{0}, dir_negative{0};
+  std::atomic<std::uint64_t> nonce_store_errors{0}, nonce_fail_open{0}, internal_errors{0};
+  /// Prometheus text exposition format 0.0.4.
+  std::string render() const;
+  std::uint64_t rejected_count(std::string_view reason) const;
+  std::uint64_t verified_count() const { return verified_.load(); }
+
+ private:
+  static constexpr double kBuckets[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5};
+  static constexpr std::size_t kNB = sizeof(kBuckets) / sizeof(kBuckets[0]);
+  std::atomic<std::uint64_t> verified_{0};
+  mutable std::mutex mu_;
+  std::map<std::string, std::uint64_t, std::less<>> rejected_;
+  std::uint64_t hist_[kNB + 1] = {};
+  double hist_sum_ = 0;
+  std::uint64_t hist_count_ = 0;
+};
+
+// ------------------------------------------------------------------ nonce replay stores
+
+enum class NonceOutcome { fresh, replayed, error };
+/// Atomic set-if-absent with expiry. Called only for labels whose signatures verified.
+class ReplayStore {
+ public:
+  virtual ~ReplayStore() = default;
+  virtual NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t ttl_seconds,
+                              std::int64_t now) = 0;
+};
+
+/// In-process store, bounded (oldest-expiring entries dropped first when full).
+class MemoryReplayStore : public ReplayStore {
+ public:
+  explicit MemoryReplayStore(std::size_t max_entries = 1'000'000) : max_(max_entries) {}
+  NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t ttl_seconds,
+                      std::int64_t now) override;
+  std::size_t size() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::size_t max_;
+  std::map<std::string, std::int64_t> seen_;            // key -> expiry
+  std::multimap<std::int64_t, std::string> by_expiry_;  // expiry -> key
+};
+
+/// Redis (SET key 1 NX EX ttl) for a fleet of verifiers sharing one replay view. Any Redis
+/// failure is NonceOutcome::error (the caller decides fail closed / open); reconnects lazily.
+class RedisReplayStore : public ReplayStore {
+ public:
+  struct Options {
+    std::string host = "127.0.0.1";
+    int port = 6379;
+    int db = 0;
+    long timeout_ms = 200;   ///< connect and command timeout
+    std::string prefix = "pqsig:nonce:";
+  };
+  /// "redis://host:port[/db]".
+  static Result<Options> parse_url(std::string_view url);
+  explicit RedisReplayStore(Options o);
+  ~RedisReplayStore() override;
+  NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t ttl_seconds,
+                      std::int64_t now) override;
+
+ private:
+  struct Conn;
+  Options opt_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<Conn>> idle_;  ///< pooled connections (bounded)
+};
+
+// ------------------------------------------------------------------ key directories
+
+/// Kinds of Signature-Agent entries (the `type` parameter of a Signature-Agent member).
+enum class AgentType { directory, jwks_uri, cimd };
+struct AgentRef {
+  std::string url;
+  AgentType type = AgentType::directory;
+};
+/// Parses a Signature-Agent field (dictionary of sf-strings with optional ;type=token/string;
+/// the older single sf-string form is accepted as one "directory" entry labelled "").
+Result<std::vector<std::pair<std::string, AgentRef>>> parse_signature_agent(std::string_view field);
+
+struct DirectoryCacheOptions {
+  DirectoryCacheOptions() { http.allow_private_addresses = false; http.max_body = 256 * 1024; }
+  client::HttpLimits http;             ///< timeouts, size cap (directory size), TLS; no private addresses
+  int max_redirects = 3;
+  std::size_t max_entries = 1024;
+  std::int64_t default_ttl = 300;      ///< no / unusable Cache-Control max-age
+  std::int64_t min_ttl = 10, max_ttl = 86400;
+  std::int64_t negative_ttl = 30;      ///< a failed fetch is remembered this long
+  std::int64_t stale_cap = 3600;       ///< stale keys served at most this long after expiry while fetches fail
+  bool require_signed_directory = true;///< directory responses must carry a valid directory signature
+  /// Fetches of uncached directories running at once; more are refused at once (a flood of
+  /// requests naming new agents cannot tie up every verifier thread).
+  std::size_t max_concurrent_fetches = 2;
+};
+
+/// Keys of one agent, shared read-only by concurrent requests.
+struct AgentKeys {
+  httpsig::KeyStore store;
+  std::string url;
+};
+
+/// Directory fetcher + cache: Cache-Control max-age, bounded entries (LRU), negative caching,
+/// stale-while-error with a cap, and one fetch per directory however many requests wait on it.
+class DirectoryCache {
+ public:
+  /// Fetch function (default: client::http_exchange with redirects followed up to max_redirects).
+  using Fetch = std::function<Result<client::HttpResponse>(const std::string& url)>;
+  DirectoryCache(DirectoryCacheOptions opt, Metrics* metrics, Fetch fetch = {});
+  Result<std::shared_ptr<const AgentKeys>> get(const AgentRef& agent, std::int64_t now);
+  std::size_t size() const;
+  std::uint64_t fetches() const { return fetches_.load(); }
+
+ private:
+  struct Slot {
+    std::shared_ptr<const AgentKeys> keys;
+    std::int64_t fresh_until = 0, stale_until = 0, negative_until = 0, last_used = 0;
+    std::string error;
+    bool inflight = false;
+  };
+  Result<std::shared_ptr<const AgentKeys>> load(const AgentRef& agent, std::int64_t now, std::int64_t* ttl);
+  Result<client::HttpResponse> fetch_following(const std::string& url);
+  DirectoryCacheOptions opt_;
+  Metrics* metrics_;
+  Fetch fetch_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, Slot> slots_;
+  std::atomic<std::uint64_t> fetches_{0};
+  std::size_t running_ = 0;  ///< fetches in progress (guarded by mu_)
+};
+
+/// Validates a Signature Agent Card (draft-meunier-webbotauth-registry-04, the OAuth client
+/// metadata namespace): a JSON object whose client_id is the card's own URL, with keys in "jwks"
+/// (inline) or "jwks_uri". Returns the inline JWKS text, or the jwks_uri to fetch.
+struct CardKeys {
+  std::string jwks;      ///< inline JWKS (JSON text), or empty
+  std::string jwks_uri;  ///< to fetch, or empty
+};
+Result<CardKeys> validate_agent_card(std::string_view json, std::string_view card_url);
+
+// ------------------------------------------------------------------ the verifier
+
+struct VerifyOptions {
+  Policy policy;
+  std::string scheme = "https";    ///< scheme of the original requests (for @scheme / @target-uri)
+  bool replay_fail_open = false;   ///< Redis unreachable: accept (counted) instead of refusing
+  std::size_t max_header_bytes = 16 * 1024;  ///< header section of the auth request
+  std::size_t max_labels = 8;      ///< Signature-Input members considered
+  std::size_t max_agents = 4;      ///< Signature-Agent members fetched per request
+};
+
+/// The decision for one request.
+struct Decision {
+  int status = 401;
+  std::string reason;        ///< httpsig reason name or a service reason (e.g. nonce_store_unavailable)
+  std::string detail;
+  std::string label, keyid, alg, agent;  ///< of the first valid label (200 only)
+  std::vector<std::string> labels;       ///< every valid label
+};
+
+class Verifier {
+ public:
+  /// `static_keys`: JWKS texts. `dirs` and `replay` may be null (no directory fetching / no
+  /// replay store — the latter only if the policy does not require nonces).
+  static Result<std::unique_ptr<Verifier>> create(VerifyOptions opt, const std::vector<std::string>& static_keys,
+                                                  DirectoryCache* dirs, ReplayStore* replay, Metrics* metrics);
+  /// Verifies the original request (method, target, headers as the proxy forwarded them).
+  /// Never throws; any internal failure is a 401 with reason "internal_error".
+  Decision decide(const httpsig::Message& request, std::int64_t now) noexcept;
+  /// Accept-Signature value for challenges (RFC 9421 §5.1).
+  const std::string& accept_signature() const { return accept_signature_; }
+  const VerifyOptions& options() const { return opt_; }
+
+ private:
+  Verifier() = default;
+  Decision decide_impl(const httpsig::Message& request, std::int64_t now);
+  VerifyOptions opt_;
+  httpsig::KeyStore static_;
+  DirectoryCache* dirs_ = nullptr;
+  ReplayStore* replay_ = nullptr;
+  Metrics* metrics_ = nullptr;
+  std::string accept_signature_;
+};
+
+// ------------------------------------------------------------------ the key directory
+
+/// The signed directory served by `pqsig serve directory`, reloadable (SIGHUP) without
+/// dropping connections: requests hold a shared_ptr to the state they started with.
+class DirectoryPublisher {
+ public:
+  struct Options {
+    std::vector<std::string> key_files;  ///< private JWK files (directory signed with each)
+    std::int64_t max_age = 300;          ///< Cache-Control max-age
+    std::int64_t expires_in = 3600;      ///< signature validity
+  };
+  static Result<std::unique_ptr<DirectoryPublisher>> create(Options opt);
+  /// Re-reads the key files; on any error the old keys stay in service.
+  Status reload();
+  /// The signed response for a request whose Host is `authority`.
+  Result<httpsig::Message> respond(std::string_view authority, std::int64_t now) const;
+  std::size_t key_count() const;
+  std::uint64_t generation() const { return generation_.load(); }
+
+ private:
+  struct State;
+  DirectoryPublisher() = default;
+  Options opt_;
+  mutable std::mutex mu_;
+  std::shared_ptr<const State> state_;
+  std::atomic<std::uint64_t> generation_{0};
+};
+
+// ------------------------------------------------------------------ HTTP servers (Boost.Beast)
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 0;                 ///< 0 = any free port (see ready_file)
+  int threads = 4;
+  std::size_t max_connections = 1024;
+  std::size_t max_header_bytes = 16 * 1024;
+  std::size_t max_body_bytes = 64 * 1024;
+  long idle_timeout_ms = 30000;           ///< per read (keep-alive connections)
+  std::string ready_file;                 ///< written with "host:port\n" once listening
+};
+
+/// `pqsig serve verify`: GET|POST|... any path → decision (200 / 401); /healthz; /metrics.
+/// Blocks until SIGINT / SIGTERM. Returns the process exit code.
+int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions& opt);
+/// `pqsig serve directory`: serves webbotauth::kDirectoryPath; SIGHUP reloads the keys.
+int run_directory_server(DirectoryPublisher& pub, const ServerOptions& opt);
+
+}  // namespace pqsig::serve

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Bounded load run of Web Bot Auth in the path (figures for docs/deploy.md):
+# nginx (auth_request) -> pqsig serve verify, keys from pqsig serve directory, all on 127.0.0.1.
+# Scenarios: unsigned pass-through (no auth_request), sig1 only (Ed25519), sig1+sig2 (+ML-DSA-44),
+# and unsigned on the protected path (must be 100 % refused). Each wrk run is bounded (-d).
+# Usage: scripts/serve-load.sh [BUILD_DIR] [DURATION_S] [CONNECTIONS]
+set -euo pipefail
+BUILD=${1:-build}
+DUR=${2:-3}
+CONN=${3:-16}
+PQSIG=$(cd "$BUILD" && pwd)/pqsig
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+T=$(mktemp -d /tmp/pqsig-load-XXXXXX)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$T"; }
+trap cleanup EXIT
+free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1]);s.close()'; }
+wait_file() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "timeout waiting for $1" >&2; exit 1; }
+
+"$PQSIG" keygen --alg ed25519 -o "$T/ed.jwk"
+"$PQSIG" keygen --alg ml-dsa-44 -o "$T/ml.jwk"
+"$PQSIG" serve directory --listen 127.0.0.1:0 --key "$T/ed.jwk" --key "$T/ml.jwk" --ready-file "$T/dir.ready" 2>"$T/dir.log" &
+pids+=($!)
+"$PQSIG" serve verify --listen 127.0.0.1:0 --insecure-allow-http --allow-private-directories --threads 2 --ready-file "$T/ver.ready" 2>"$T/ver.log" &
+VPID=$!
+pids+=($VPID)
+wait_file "$T/dir.ready"; wait_file "$T/ver.ready"
+DIR="http://$(cat "$T/dir.ready")"
+VER=$(cat "$T/ver.ready")
+NPORT=$(free_port)
+mkdir -p "$T/www/open"
+echo hello > "$T/www/index.html"; echo open > "$T/www/open/index.html"
+cat > "$T/nginx.conf" <<EOF
+daemon off; master_process off; worker_processes 1; pid $T/nginx.pid; error_log $T/nginx-error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $T/cb; proxy_temp_path $T/px; fastcgi_temp_path $T/fc; uwsgi_temp_path $T/uw; scgi_temp_path $T/sc;
+  upstream pqsig_verify { server $VER; keepalive 32; }
+  server {
+    listen 127.0.0.1:$NPORT; root $T/www;
+    location = /_auth {
+      internal; proxy_pass http://pqsig_verify; proxy_pass_request_body off; proxy_set_header Content-Length "";
+      proxy_set_header Host \$http_host; proxy_set_header X-Original-URI \$request_uri;
+      proxy_set_header X-Original-Method \$request_method; proxy_http_version 1.1; proxy_set_header Connection "";
+    }
+    location /open/ { }
+    location / { auth_request /_auth; }
+  }
+}
+EOF
+"$NGINX" -p "$T" -e "$T/nginx-error.log" -c "$T/nginx.conf" &
+pids+=($!)
+for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$NPORT) 2>/dev/null && break; sleep 0.1; done
+
+# Signed requests without a nonce (wrk replays one request; the default policy does not require
+# nonces, so each request is verified in full every time).
+sign() {
+  printf 'GET /index.html HTTP/1.1\r\nHost: 127.0.0.1:%s\r\n\r\n' "$NPORT" |
+    "$PQSIG" http sign --no-nonce --expires 3600 --agent "$DIR" "$@" | tr -d '\r' |
+    grep -E '^(Signature|Signature-Input|Signature-Agent):' | sed 's/^/-H\n/'
+}
+mapfile -t H1 < <(sign --key "sig1=$T/ed.jwk")
+mapfile -t H2 < <(sign --key "sig1=$T/ed.jwk" --key "sig2=$T/ml.jwk")
+curl -s -o /dev/null "http://127.0.0.1:$NPORT/index.html" "${H1[@]}"  # warm the directory cache
+
+metric() { curl -s "http://$VER/metrics" | awk -v k="$1" '$1==k {print $2}'; }
+rss() { awk '/VmRSS/ {print $2}' "/proc/$VPID/status"; }
+run() {
+  local name=$1 path=$2; shift 2
+  local s0 c0; s0=$(metric pqsig_decision_seconds_sum); c0=$(metric pqsig_decision_seconds_count)
+  local out; out=$(wrk -t2 -c"$CONN" -d"${DUR}s" --latency "$@" "http://127.0.0.1:$NPORT$path")
+  local s1 c1; s1=$(metric pqsig_decision_seconds_sum); c1=$(metric pqsig_decision_seconds_count)
+  local rps p50 p99 total non2xx dec
+  rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+  p50=$(echo "$out" | awk '$1=="50%" {print $2}')
+  p99=$(echo "$out" | awk '$1=="99%" {print $2}')
+  total=$(echo "$out" | awk '/requests in/ {print $1}')
+  non2xx=$(echo "$out" | awk '/Non-2xx/ {print $5}'); non2xx=${non2xx:-0}
+  dec=$(awk -v a="$s0" -v b="$s1" -v c="$c0" -v d="$c1" 'BEGIN { if (d>c) printf "%.1f", (b-a)/(d-c)*1e6; else print "-" }')
+  printf '| %-34s | %9s | %8s | %8s | %8s | %8s | %10s |\n' "$name" "$rps" "$p50" "$p99" "$total" "$non2xx" "$dec"
+}
+echo "wrk -t2 -c$CONN -d${DUR}s --latency, nginx $("$NGINX" -v 2>&1 | sed 's/.*\///'), $(nproc) cores shared"
+echo "verifier RSS before: $(rss) kB"
+echo "| scenario                           | req/s     | p50      | p99      | requests | non-2xx  | decide µs  |"
+echo "|------------------------------------|-----------|----------|----------|----------|----------|------------|"
+run "unsigned pass-through (no auth)" /open/index.html
+run "sig1 (Ed25519)" /index.html "${H1[@]}"
+run "sig1 + sig2 (Ed25519 + ML-DSA-44)" /index.html "${H2[@]}"
+run "unsigned on the protected path" /index.html
+run "sig1 + sig2 again (memory check)" /index.html "${H2[@]}"
+echo "verifier RSS after: $(rss) kB"
+echo "false accepts on the protected path: see 'unsigned on the protected path' (non-2xx must equal requests)"

@@ -1,0 +1,292 @@
+// pqsig_serve: the two HTTP/1.1 services on Boost.Beast/Asio (the only translation unit that
+// includes Beast, to keep compile cost down). One io_context run by a few threads; each
+// connection reads with a header limit, a body limit and an idle timeout; keep-alive honoured.
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "pqsig/serve.hpp"
+
+namespace pqsig::serve {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+/// The service: answers a parsed request, or a request that failed to parse (`limit_error` set
+/// to a reason such as "header_too_large").
+struct Service {
+  std::function<Response(const Request&)> handle;
+  std::function<Response(std::string_view reason, unsigned version)> refuse;
+};
+
+struct Shared {
+  Service svc;
+  ServerOptions opt;
+  std::atomic<std::size_t> connections{0};
+};
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Header values we emit never carry CR/LF or control bytes, and stay short.
+std::string header_safe(std::string_view s, std::size_t max = 300) {
+  std::string o;
+  for (char c : s) {
+    if (o.size() >= max) break;
+    unsigned char u = static_cast<unsigned char>(c);
+    o.push_back(u >= 0x20 && u < 0x7f ? c : '?');
+  }
+  return o;
+}
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket&& s, std::shared_ptr<Shared> sh)
+      : stream_(std::move(s)), buffer_(sh->opt.max_header_bytes + sh->opt.max_body_bytes + 4096), sh_(std::move(sh)) {}
+  ~Session() { sh_->connections.fetch_sub(1); }
+  void run() { net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); }); }
+
+ private:
+  void read() {
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(sh_->opt.max_header_bytes));
+    parser_->body_limit(sh_->opt.max_body_bytes);
+    stream_.expires_after(std::chrono::milliseconds(sh_->opt.idle_timeout_ms));
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+  }
+  void on_read(beast::error_code ec) {
+    if (ec == http::error::end_of_stream || ec == net::error::eof || ec == beast::error::timeout ||
+        ec == net::error::operation_aborted || ec == net::error::connection_reset)
+      return close();
+    if (ec) {
+      std::string_view reason = ec == http::error::header_limit || ec == http::error::buffer_overflow
+                                    ? "header_too_large"
+                                : ec == http::error::body_limit ? "body_too_large"
+                                                                 : "malformed_request";
+      res_ = sh_->svc.refuse(reason, 11);
+      res_.keep_alive(false);
+      return write();
+    }
+    const Request& req = parser_->get();
+    try {
+      res_ = sh_->svc.handle(req);
+    } catch (...) {
+      res_ = sh_->svc.refuse("internal_error", req.version());
+    }
+    res_.keep_alive(req.keep_alive());
+    write();
+  }
+  void write() {
+    res_.prepare_payload();
+    stream_.expires_after(std::chrono::milliseconds(sh_->opt.idle_timeout_ms));
+    http::async_write(stream_, res_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec || !self->res_.keep_alive()) return self->close();
+      self->read();
+    });
+  }
+  void close() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+  }
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;  ///< bounded: header limit + body limit + slack
+  std::optional<http::request_parser<http::string_body>> parser_;
+  Response res_;
+  std::shared_ptr<Shared> sh_;
+};
+
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  Listener(net::io_context& ioc, tcp::acceptor&& acc, std::shared_ptr<Shared> sh)
+      : ioc_(ioc), acc_(std::move(acc)), sh_(std::move(sh)) {}
+  void accept() {
+    acc_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
+      if (ec == net::error::operation_aborted) return;
+      if (!ec) {
+        if (self->sh_->connections.fetch_add(1) >= self->sh_->opt.max_connections) {
+          self->sh_->connections.fetch_sub(1);
+          beast::error_code ignored;
+          s.close(ignored);  // over the connection cap: refuse at once
+        } else {
+          std::make_shared<Session>(std::move(s), self->sh_)->run();
+        }
+      }
+      self->accept();
+    });
+  }
+  void stop() {
+    beast::error_code ec;
+    acc_.close(ec);
+  }
+
+ private:
+  net::io_context& ioc_;
+  tcp::acceptor acc_;
+  std::shared_ptr<Shared> sh_;
+};
+
+int serve(Service svc, const ServerOptions& opt, std::function<void()> on_hup) {
+  net::io_context ioc{std::max(1, opt.threads)};
+  beast::error_code ec;
+  auto addr = net::ip::make_address(opt.host, ec);
+  if (ec) {
+    std::cerr << "pqsig serve: bad listen address " << opt.host << "\n";
+    return 2;
+  }
+  tcp::acceptor acc(ioc);
+  tcp::endpoint ep(addr, opt.port);
+  acc.open(ep.protocol(), ec);
+  if (!ec) acc.set_option(net::socket_base::reuse_address(true), ec);
+  if (!ec) acc.bind(ep, ec);
+  if (!ec) acc.listen(net::socket_base::max_listen_connections, ec);
+  if (ec) {
+    std::cerr << "pqsig serve: cannot listen on " << opt.host << ":" << opt.port << ": " << ec.message() << "\n";
+    return 2;
+  }
+  auto bound = acc.local_endpoint();
+  auto sh = std::make_shared<Shared>();
+  sh->svc = std::move(svc);
+  sh->opt = opt;
+  auto listener = std::make_shared<Listener>(ioc, std::move(acc), sh);
+  listener->accept();
+
+  net::signal_set signals(ioc, SIGINT, SIGTERM);
+  if (on_hup) signals.add(SIGHUP);
+  std::function<void(beast::error_code, int)> on_signal = [&](beast::error_code sec, int sig) {
+    if (sec) return;
+    if (sig == SIGHUP && on_hup) {
+      on_hup();
+      signals.async_wait(on_signal);
+      return;
+    }
+    listener->stop();
+    ioc.stop();
+  };
+  signals.async_wait(on_signal);
+
+  std::string where = bound.address().to_string() + ":" + std::to_string(bound.port());
+  std::cerr << "pqsig serve: listening on " << where << "\n";
+  if (!opt.ready_file.empty()) {
+    std::string tmp = opt.ready_file + ".tmp";
+    {
+      std::ofstream f(tmp, std::ios::trunc);
+      f << where << "\n";
+    }
+    std::rename(tmp.c_str(), opt.ready_file.c_str());
+  }
+  std::vector<std::thread> pool;
+  for (int i = 1; i < std::max(1, opt.threads); ++i) pool.emplace_back([&ioc] { ioc.run(); });
+  ioc.run();
+  for (auto& t : pool) t.join();
+  return 0;
+}
+
+Response text(unsigned version, http::status st, std::string body, std::string_view type = "text/plain; charset=utf-8") {
+  Response r{st, version};
+  r.set(http::field::server, "pqsig");
+  r.set(http::field::content_type, type);
+  r.set(http::field::cache_control, "no-store");
+  r.body() = std::move(body);
+  return r;
+}
+
+}  // namespace
+
+int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions& opt) {
+  Service svc;
+  auto unauthorized = [&verifier](unsigned version, const Decision& d) {
+    Response r = text(version, http::status::unauthorized, d.reason + "\n");
+    r.set("X-Pqsig-Reason", header_safe(d.reason, 64));
+    if (!d.detail.empty()) r.set("X-Pqsig-Detail", header_safe(d.detail));
+    r.set("Accept-Signature", verifier.accept_signature());
+    r.set(http::field::www_authenticate, "Signature realm=\"web-bot-auth\"");
+    return r;
+  };
+  svc.refuse = [&metrics, unauthorized](std::string_view reason, unsigned version) {
+    metrics.rejected(reason);
+    Decision d;
+    d.reason = std::string(reason);
+    return unauthorized(version, d);
+  };
+  svc.handle = [&verifier, &metrics, unauthorized](const Request& req) -> Response {
+    std::string_view target = req.target();
+    if (target == "/healthz") return text(req.version(), http::status::ok, "ok\n");
+    if (target == "/metrics") return text(req.version(), http::status::ok, metrics.render(), "text/plain; version=0.0.4");
+    httpsig::Message m;
+    m.is_request = true;
+    m.scheme = verifier.options().scheme;
+    // nginx: X-Original-*; Caddy forward_auth: X-Forwarded-*; Envoy ext_authz: the check request
+    // itself carries the original method and path.
+    auto om = req["X-Original-Method"];
+    auto ou = req["X-Original-URI"];
+    if (om.empty()) om = req["X-Forwarded-Method"];
+    if (ou.empty()) ou = req["X-Forwarded-Uri"];
+    m.method = om.empty() ? std::string(req.method_string()) : std::string(om);
+    m.target = ou.empty() ? std::string(target) : std::string(ou);
+    for (const auto& f : req) {
+      std::string_view n = f.name_string();
+      if (beast::iequals(n, "X-Original-Method") || beast::iequals(n, "X-Original-URI") ||
+          beast::iequals(n, "X-Forwarded-Method") || beast::iequals(n, "X-Forwarded-Uri"))
+        continue;
+      m.headers.push_back({std::string(n), std::string(f.value())});
+    }
+    Decision d = verifier.decide(m, unix_now());
+    if (d.status != 200) return unauthorized(req.version(), d);
+    Response r = text(req.version(), http::status::ok, "ok\n");
+    r.set("X-Pqsig-Label", header_safe(d.label, 64));
+    r.set("X-Pqsig-Keyid", header_safe(d.keyid, 128));
+    r.set("X-Pqsig-Alg", header_safe(d.alg, 64));
+    r.set("X-Pqsig-Agent", header_safe(d.agent, 300));
+    std::string all;
+    for (const auto& l : d.labels) all += (all.empty() ? "" : ",") + l;
+    r.set("X-Pqsig-Labels", header_safe(all, 128));
+    return r;
+  };
+  return serve(std::move(svc), opt, nullptr);
+}
+
+int run_directory_server(DirectoryPublisher& pub, const ServerOptions& opt) {
+  Service svc;
+  svc.refuse = [](std::string_view reason, unsigned version) {
+    return text(version, http::status::bad_request, std::string(reason) + "\n");
+  };
+  svc.handle = [&pub](const Request& req) -> Response {
+    std::string_view target = req.target();
+    if (target == "/healthz") return text(req.version(), http::status::ok, "ok\n");
+    std::string_view path = target.substr(0, target.find('?'));
+    if (path != webbotauth::kDirectoryPath) return text(req.version(), http::status::not_found, "not found\n");
+    if (req.method() != http::verb::get && req.method() != http::verb::head)
+      return text(req.version(), http::status::method_not_allowed, "GET only\n");
+    auto resp = pub.respond(req[http::field::host], unix_now());
+    if (!resp) return text(req.version(), http::status::bad_request, resp.error().message + "\n");
+    Response r{http::status::ok, req.version()};
+    r.set(http::field::server, "pqsig");
+    for (const auto& h : resp->headers) r.insert(h.name, h.value);
+    r.body() = req.method() == http::verb::head ? std::string() : resp->body;
+    return r;
+  };
+  return serve(std::move(svc), opt, [&pub] {
+    auto st = pub.reload();
+    if (st) std::cerr << "pqsig serve directory: reloaded " << pub.key_count() << " key(s)\n";
+    else std::cerr << "pqsig serve directory: reload failed, keeping the old keys: " << st.error().message << "\n";
+  });
+}
+
+}  // namespace pqsig::serve

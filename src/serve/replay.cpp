@@ -1,0 +1,142 @@
+// pqsig_serve: nonce replay stores — in-process (bounded) and Redis (SET NX EX via hiredis).
+#include <hiredis/hiredis.h>
+
+#include <charconv>
+#include <cstring>
+
+#include "pqsig/hash.hpp"
+#include "pqsig/serve.hpp"
+
+namespace pqsig::serve {
+namespace {
+
+// Fixed-size key for (keyid, nonce): SHA-256 of the length-prefixed pair, hex.
+std::string replay_key(std::string_view keyid, std::string_view nonce) {
+  std::string in = std::to_string(keyid.size()) + ":" + std::string(keyid) + ":" + std::string(nonce);
+  auto d = hash::sha256(byte_span(reinterpret_cast<const std::uint8_t*>(in.data()), in.size()));
+  static const char* k = "0123456789abcdef";
+  std::string s;
+  s.reserve(64);
+  for (auto b : d) {
+    s.push_back(k[b >> 4]);
+    s.push_back(k[b & 15]);
+  }
+  return s;
+}
+
+}  // namespace
+
+NonceOutcome MemoryReplayStore::record(std::string_view keyid, std::string_view nonce, std::int64_t ttl, std::int64_t now) {
+  std::string key = replay_key(keyid, nonce);
+  std::lock_guard<std::mutex> lock(mu_);
+  // Drop expired entries (bounded work: at most 64 per call).
+  for (int i = 0; i < 64 && !by_expiry_.empty() && by_expiry_.begin()->first <= now; ++i) {
+    seen_.erase(by_expiry_.begin()->second);
+    by_expiry_.erase(by_expiry_.begin());
+  }
+  auto it = seen_.find(key);
+  if (it != seen_.end() && it->second > now) return NonceOutcome::replayed;
+  if (it != seen_.end()) {  // expired, not yet swept
+    auto range = by_expiry_.equal_range(it->second);
+    for (auto r = range.first; r != range.second; ++r)
+      if (r->second == key) {
+        by_expiry_.erase(r);
+        break;
+      }
+    seen_.erase(it);
+  }
+  if (seen_.size() >= max_) {
+    // Full: refuse rather than forget live nonces (forgetting would re-open replays).
+    return NonceOutcome::error;
+  }
+  std::int64_t exp = now + (ttl > 0 ? ttl : 1);
+  seen_.emplace(key, exp);
+  by_expiry_.emplace(exp, key);
+  return NonceOutcome::fresh;
+}
+
+std::size_t MemoryReplayStore::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return seen_.size();
+}
+
+// ------------------------------------------------------------------ Redis
+
+struct RedisReplayStore::Conn {
+  redisContext* c = nullptr;
+  ~Conn() {
+    if (c) redisFree(c);
+  }
+};
+
+Result<RedisReplayStore::Options> RedisReplayStore::parse_url(std::string_view url) {
+  Options o;
+  constexpr std::string_view pre = "redis://";
+  if (url.substr(0, pre.size()) != pre) return Error{Errc::invalid_argument, "Redis URL must start with redis://"};
+  std::string_view rest = url.substr(pre.size());
+  if (rest.find('@') != std::string_view::npos)
+    return Error{Errc::invalid_argument, "Redis URL with credentials: not supported (use a local socket ACL)"};
+  auto slash = rest.find('/');
+  std::string_view hp = rest.substr(0, slash);
+  if (slash != std::string_view::npos) {
+    auto dbs = rest.substr(slash + 1);
+    if (!dbs.empty()) {
+      auto r = std::from_chars(dbs.data(), dbs.data() + dbs.size(), o.db);
+      if (r.ec != std::errc() || r.ptr != dbs.data() + dbs.size() || o.db < 0 || o.db > 15)
+        return Error{Errc::invalid_argument, "Redis URL: bad database number"};
+    }
+  }
+  auto colon = hp.rfind(':');
+  if (colon != std::string_view::npos) {
+    auto ps = hp.substr(colon + 1);
+    auto r = std::from_chars(ps.data(), ps.data() + ps.size(), o.port);
+    if (r.ec != std::errc() || r.ptr != ps.data() + ps.size() || o.port <= 0 || o.port > 65535)
+      return Error{Errc::invalid_argument, "Redis URL: bad port"};
+    hp = hp.substr(0, colon);
+  }
+  if (hp.empty()) return Error{Errc::invalid_argument, "Redis URL: no host"};
+  o.host = std::string(hp);
+  return o;
+}
+
+RedisReplayStore::RedisReplayStore(Options o) : opt_(std::move(o)) {}
+RedisReplayStore::~RedisReplayStore() = default;
+
+NonceOutcome RedisReplayStore::record(std::string_view keyid, std::string_view nonce, std::int64_t ttl, std::int64_t) {
+  std::unique_ptr<Conn> conn;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!idle_.empty()) {
+      conn = std::move(idle_.back());
+      idle_.pop_back();
+    }
+  }
+  timeval tv{opt_.timeout_ms / 1000, static_cast<suseconds_t>((opt_.timeout_ms % 1000) * 1000)};
+  if (!conn) {
+    conn = std::make_unique<Conn>();
+    conn->c = redisConnectWithTimeout(opt_.host.c_str(), opt_.port, tv);
+    if (!conn->c || conn->c->err) return NonceOutcome::error;
+    if (redisSetTimeout(conn->c, tv) != REDIS_OK) return NonceOutcome::error;
+    if (opt_.db != 0) {
+      auto* r = static_cast<redisReply*>(redisCommand(conn->c, "SELECT %d", opt_.db));
+      bool ok = r && r->type == REDIS_REPLY_STATUS;
+      if (r) freeReplyObject(r);
+      if (!ok) return NonceOutcome::error;
+    }
+  }
+  std::string key = opt_.prefix + replay_key(keyid, nonce);
+  long long ex = ttl > 0 ? ttl : 1;
+  auto* r = static_cast<redisReply*>(redisCommand(conn->c, "SET %b 1 NX EX %lld", key.data(), key.size(), ex));
+  if (!r) return NonceOutcome::error;  // connection broken: dropped, reconnect next time
+  NonceOutcome out = NonceOutcome::error;
+  if (r->type == REDIS_REPLY_STATUS && std::strcmp(r->str, "OK") == 0) out = NonceOutcome::fresh;
+  else if (r->type == REDIS_REPLY_NIL) out = NonceOutcome::replayed;
+  freeReplyObject(r);
+  if (out != NonceOutcome::error) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (idle_.size() < 64) idle_.push_back(std::move(conn));
+  }
+  return out;
+}
+
+}  // namespace pqsig::serve

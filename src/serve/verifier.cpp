@@ -1,0 +1,203 @@
+// pqsig_serve: the decision for one proxied request — keys from static JWKS and the
+// Signature-Agent directories, the library's RFC 9421 / Web Bot Auth verification under the
+// policy, then the nonce replay check (only for signatures that verified).
+#include <algorithm>
+#include <chrono>
+
+#include "pqsig/serve.hpp"
+
+namespace pqsig::serve {
+namespace {
+
+namespace hs = pqsig::httpsig;
+
+/// Static keys first, then the keys of each agent the request names.
+class CompositeResolver : public hs::KeyResolver {
+ public:
+  CompositeResolver(const hs::KeyStore& st, const std::vector<std::shared_ptr<const AgentKeys>>& agents)
+      : static_(st), agents_(agents) {}
+  std::optional<hs::ResolvedKey> resolve(std::string_view keyid) const override { return resolve_for(keyid, nullptr); }
+  std::optional<hs::ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const override {
+    if (auto k = static_.resolve_for(keyid, alg)) return k;
+    for (const auto& a : agents_)
+      if (auto k = a->store.resolve_for(keyid, alg)) return k;
+    return std::nullopt;
+  }
+  /// Where a keyid came from: "" = static keys, else the agent URL.
+  std::string source(std::string_view keyid) const {
+    if (static_.resolve(keyid)) return "";
+    for (const auto& a : agents_)
+      if (a->store.resolve(keyid)) return a->url;
+    return "";
+  }
+
+ private:
+  const hs::KeyStore& static_;
+  const std::vector<std::shared_ptr<const AgentKeys>>& agents_;
+};
+
+Decision reject(std::string reason, std::string detail) {
+  Decision d;
+  d.status = 401;
+  d.reason = std::move(reason);
+  d.detail = std::move(detail);
+  return d;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Verifier>> Verifier::create(VerifyOptions opt, const std::vector<std::string>& static_keys,
+                                                   DirectoryCache* dirs, ReplayStore* replay, Metrics* metrics) {
+  std::unique_ptr<Verifier> v(new Verifier());
+  v->opt_ = std::move(opt);
+  for (std::size_t i = 0; i < static_keys.size(); ++i) {
+    auto r = webbotauth::add_jwks(v->static_, static_keys[i]);
+    if (!r) return Error{r.error().code, "keys file " + std::to_string(i + 1) + ": " + r.error().message};
+  }
+  if (v->opt_.policy.require_nonce && !replay) return Error{Errc::invalid_argument, "the policy requires nonces but no replay store is configured"};
+  if (v->static_.size() == 0 && !dirs) return Error{Errc::invalid_argument, "no keys: give --keys or enable directory fetching"};
+  v->dirs_ = dirs;
+  v->replay_ = replay;
+  v->metrics_ = metrics;
+  bool ed = false;
+  for (const auto& a : v->opt_.policy.algorithms) ed = ed || a == "ed25519";
+  v->accept_signature_ = "sig1=(\"@authority\" \"signature-agent\";key=\"sig1\");created;expires;tag=\"" +
+                         v->opt_.policy.required_tag + "\"" + (ed ? ";alg=\"ed25519\"" : "");
+  return v;
+}
+
+Decision Verifier::decide(const hs::Message& request, std::int64_t now) noexcept {
+  auto t0 = std::chrono::steady_clock::now();
+  Decision d;
+  try {
+    d = decide_impl(request, now);
+  } catch (...) {  // never 200 on an internal error
+    d = reject("internal_error", "internal error while verifying");
+    if (metrics_) ++metrics_->internal_errors;
+  }
+  if (metrics_) {
+    try {
+      if (d.status == 200) metrics_->verified();
+      else metrics_->rejected(d.reason);
+      metrics_->latency(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    } catch (...) {
+    }
+  }
+  return d;
+}
+
+Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
+  const Policy& pol = opt_.policy;
+  if (hs::header_section_size(req) > opt_.max_header_bytes)
+    return reject("header_too_large", "request header section above " + std::to_string(opt_.max_header_bytes) + " bytes");
+  if (!req.has("signature-input") && !req.has("signature"))
+    return reject("missing_signature", "no Signature-Input / Signature fields");
+  if (!req.has("signature-input")) return reject("malformed_signature_input", "Signature without Signature-Input");
+  if (!req.has("signature")) return reject("missing_signature", "Signature-Input without Signature");
+  auto fields = hs::parse_signature_fields(req);
+  if (!fields) return reject("malformed_signature", fields.error().message);
+  if (fields->input.size() > opt_.max_labels)
+    return reject("too_many_labels", std::to_string(fields->input.size()) + " labels (limit " + std::to_string(opt_.max_labels) + ")");
+
+  // Keys of the agents the request names (fetched / cached).
+  std::vector<std::shared_ptr<const AgentKeys>> agents;
+  std::string agent_error;
+  if (auto sa = req.get("signature-agent"); sa && dirs_) {
+    auto refs = parse_signature_agent(*sa);
+    if (!refs) return reject("malformed_signature_agent", refs.error().message);
+    std::size_t n = 0;
+    for (const auto& [label, ref] : refs.value()) {
+      if (++n > opt_.max_agents) break;
+      if (!pol.agents.empty() && std::find(pol.agents.begin(), pol.agents.end(), ref.url) == pol.agents.end()) {
+        agent_error = "agent " + ref.url + " is not allowed by the policy";
+        continue;
+      }
+      bool dup = false;
+      for (const auto& a : agents) dup = dup || a->url == ref.url;
+      if (dup) continue;
+      auto k = dirs_->get(ref, now);
+      if (k) agents.push_back(k.value());
+      else agent_error = k.error().message;
+    }
+  }
+  CompositeResolver resolver(static_, agents);
+
+  hs::VerifyPolicy vp;
+  vp.now = now;
+  vp.clock_skew = pol.clock_skew;
+  vp.max_age = pol.max_age;
+  vp.require_created = true;
+  vp.require_expires = true;
+  vp.require_nonce = pol.require_nonce;
+  vp.max_window = pol.max_validity;
+  vp.required_components = pol.required_components;
+  vp.required_labels = pol.required_labels;
+  vp.allowed_algs = pol.algorithms;
+  vp.tag = pol.required_tag;
+  vp.fail_on_invalid = true;
+  vp.min_valid = pol.min_valid;
+  vp.nonces = nullptr;  // recorded below, only once the policy is satisfied
+  vp.check_content_digest = true;
+  bool wba = pol.required_tag == webbotauth::kTag;
+  auto rep = hs::verify_message(req, resolver, vp, nullptr, wba ? &webbotauth::check_profile : nullptr, nullptr);
+
+  if (!rep.policy_satisfied) {
+    const hs::Verdict* first_invalid = nullptr;
+    const hs::Verdict* first_skipped = nullptr;
+    for (const auto& v : rep.verdicts) {
+      if (v.outcome == hs::Outcome::invalid && !first_invalid) first_invalid = &v;
+      if (v.outcome == hs::Outcome::skipped && !first_skipped) first_skipped = &v;
+    }
+    if (first_invalid) return reject(std::string(hs::reason_name(first_invalid->reason)), first_invalid->label + ": " + first_invalid->detail);
+    if (first_skipped) {
+      if (first_skipped->reason == hs::Reason::unknown_keyid && !agent_error.empty())
+        return reject("directory_unavailable", agent_error);
+      return reject(std::string(hs::reason_name(first_skipped->reason)), first_skipped->label + ": " + first_skipped->detail);
+    }
+    return reject("policy_not_satisfied", rep.policy_detail);
+  }
+
+  Decision d;
+  d.status = 200;
+  d.reason = "ok";
+  for (const auto& v : rep.verdicts) {
+    if (v.outcome != hs::Outcome::valid) continue;
+    d.labels.push_back(v.label);
+    if (d.label.empty()) {
+      d.label = v.label;
+      d.keyid = v.keyid;
+      d.alg = v.alg;
+      d.agent = resolver.source(v.keyid);
+      if (d.agent.empty()) {  // a static key: name the agent the label covers, if any
+        if (auto sa = req.get("signature-agent")) {
+          if (auto refs = parse_signature_agent(*sa))
+            for (const auto& [l, ref] : refs.value())
+              if (l == v.label || l.empty()) d.agent = ref.url;
+        }
+      }
+    }
+  }
+  // Replay: only labels that verified record their nonce (strangers cannot burn nonces).
+  if (replay_) {
+    for (const auto& v : rep.verdicts) {
+      if (v.outcome != hs::Outcome::valid) continue;
+      const sf::Member* m = sf::find_member(fields->input, v.label);
+      if (!m || !m->is_inner_list) continue;
+      hs::SignatureParams p{m->inner};
+      auto nonce = p.nonce();
+      if (!nonce) continue;
+      std::int64_t until = v.expires ? *v.expires : now + pol.max_age.value_or(pol.max_validity);
+      std::int64_t ttl = std::max<std::int64_t>(1, until + pol.clock_skew - now);
+      NonceOutcome o = replay_->record(v.keyid, *nonce, ttl, now);
+      if (o == NonceOutcome::replayed) return reject("nonce_replayed", v.label + ": nonce already seen for this keyid");
+      if (o == NonceOutcome::error) {
+        if (metrics_) ++metrics_->nonce_store_errors;
+        if (!opt_.replay_fail_open) return reject("nonce_store_unavailable", "replay store unreachable (fail closed)");
+        if (metrics_) ++metrics_->nonce_fail_open;
+      }
+    }
+  }
+  return d;
+}
+
+}  // namespace pqsig::serve

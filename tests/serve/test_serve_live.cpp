@@ -1,0 +1,665 @@
+// Live test: real nginx (Debian nginx-light) with auth_request to `pqsig serve verify`,
+// `pqsig serve directory` as the agent's key directory, redis-server as the shared nonce store,
+// and `pqsig fetch` as the crawler — all on 127.0.0.1, every process started and stopped here,
+// every wait bounded. Faults: directory stopped / slow / garbage / huge; Redis stopped and
+// restarted. A short wrk run checks zero false accepts under load.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "pqsig/client.hpp"
+#include "pqsig/jose.hpp"
+
+namespace {
+
+namespace cl = pqsig::client;
+namespace hs = pqsig::httpsig;
+using namespace std::chrono_literals;
+
+const std::string kPqsig = std::string(PQSIG_BINARY_DIR) + "/pqsig";
+
+std::int64_t unix_now() { return static_cast<std::int64_t>(std::time(nullptr)); }
+
+std::string which(const char* prog) {
+  for (const char* dir : {"/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin", "/sbin", "/bin"}) {
+    std::string p = std::string(dir) + "/" + prog;
+    if (access(p.c_str(), X_OK) == 0) return p;
+  }
+  return {};
+}
+
+int free_port() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  if (bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  close(fd);
+  return ntohs(a.sin_port);
+}
+
+bool port_open(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  close(fd);
+  return ok;
+}
+
+bool wait_port(int port, std::chrono::milliseconds limit = 10s) {
+  auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (port_open(port)) return true;
+    std::this_thread::sleep_for(20ms);
+  }
+  return false;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+/// A child process with stdout+stderr to a log file; stopped (SIGTERM, then SIGKILL) by stop().
+struct Proc {
+  pid_t pid = -1;
+  std::string log;
+  static Proc start(const std::vector<std::string>& argv, const std::string& log_path) {
+    Proc p;
+    p.log = log_path;
+    pid_t pid = fork();
+    if (pid == 0) {
+      int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (fd >= 0) {
+        dup2(fd, 1);
+        dup2(fd, 2);
+      }
+      std::vector<char*> args;
+      for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+      args.push_back(nullptr);
+      execv(args[0], args.data());
+      _exit(127);
+    }
+    p.pid = pid;
+    return p;
+  }
+  bool running() const {
+    if (pid <= 0) return false;
+    int st = 0;
+    return waitpid(pid, &st, WNOHANG) == 0;
+  }
+  void stop(int sig = SIGTERM) {
+    if (pid <= 0) return;
+    kill(pid, sig);
+    int st = 0;
+    for (int i = 0; i < 250; ++i) {  // 5 s
+      if (waitpid(pid, &st, WNOHANG) == pid) {
+        pid = -1;
+        return;
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    pid = -1;
+  }
+};
+
+std::string wait_ready_file(const std::string& path, std::chrono::milliseconds limit = 10s) {
+  auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    std::string s = slurp(path);
+    if (!s.empty() && s.back() == '\n') {
+      s.pop_back();
+      return s;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  return {};
+}
+
+int port_of(const std::string& host_port) { return std::atoi(host_port.substr(host_port.rfind(':') + 1).c_str()); }
+
+/// A misbehaving "directory": slow (answers after 2 s), garbage, or an endless body.
+class FaultServer {
+ public:
+  enum class Mode { slow, garbage, huge };
+  explicit FaultServer(Mode m) : mode_(m) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    int one = 1;
+    setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    listen(fd_, 16);
+    t_ = std::thread([this] { loop(); });
+  }
+  ~FaultServer() {
+    stop_ = true;
+    t_.join();
+    close(fd_);
+  }
+  int port() const { return port_; }
+  int served() const { return served_.load(); }
+
+ private:
+  void loop() {
+    for (int i = 0; i < 600 && !stop_; ++i) {  // at most 60 s
+      pollfd p{fd_, POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      int c = accept(fd_, nullptr, nullptr);
+      if (c < 0) continue;
+      ++served_;
+      timeval tv{1, 0};
+      setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+      setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+      char buf[8192];
+      (void)!recv(c, buf, sizeof buf, 0);
+      if (mode_ == Mode::slow) {
+        for (int k = 0; k < 20 && !stop_; ++k) std::this_thread::sleep_for(100ms);
+        send_all(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
+      } else if (mode_ == Mode::garbage) {
+        send_all(c, "HTTP/1.1 200 OK\r\nContent-Type: application/http-message-signatures-directory+json\r\n"
+                    "Content-Length: 17\r\n\r\n{{{ not json !!!}");
+      } else {
+        send_all(c, "HTTP/1.1 200 OK\r\nContent-Type: application/http-message-signatures-directory+json\r\n"
+                    "Content-Length: 16777216\r\n\r\n");
+        std::string chunk(65536, 'x');
+        for (int k = 0; k < 256 && !stop_; ++k)
+          if (!send_all(c, chunk)) break;
+      }
+      close(c);
+    }
+  }
+  static bool send_all(int c, const std::string& s) {
+    std::size_t off = 0;
+    while (off < s.size()) {
+      ssize_t n = send(c, s.data() + off, s.size() - off, MSG_NOSIGNAL);
+      if (n <= 0) return false;
+      off += static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+  Mode mode_;
+  int fd_ = -1, port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> served_{0};
+  std::thread t_;
+};
+
+struct Live {
+  std::string dir, nginx, redis;
+  std::string ed_priv, ml_priv, stranger_priv;
+  std::string ed_file, ml_file;
+  Proc directory, verifier, verifier_ed, redis_proc, nginx_proc;
+  std::string dir_url;  // http://127.0.0.1:P
+  int nginx_port = 0, redis_port = 0, verify_port = 0, tls_port = 0;  // tls_port: nginx TLS in front of the directory
+  std::string rot_file;  // a third directory key, rotated by the SIGHUP test
+  std::string setup_error;
+
+  void start_redis() {
+    redis_proc = Proc::start({redis, "--port", std::to_string(redis_port), "--bind", "127.0.0.1", "--save", "",
+                              "--appendonly", "no", "--daemonize", "no", "--dir", dir},
+                             dir + "/redis.log");
+  }
+
+  bool setup() {
+    nginx = which("nginx");
+    redis = which("redis-server");
+    if (nginx.empty() || redis.empty()) {
+      setup_error = "nginx or redis-server not installed (Debian nginx-light, redis-server; scripts/deps.sh)";
+      return false;
+    }
+    char tmpl[] = "/tmp/pqsig-live-XXXXXX";
+    dir = mkdtemp(tmpl);
+    auto gen = [](const char* suite) {
+      auto k = pqsig::SigningKey::generate(*pqsig::find_suite(suite).value());
+      return pqsig::jose::to_jwk(k.value(), true).value();
+    };
+    ed_priv = gen("ed25519");
+    ml_priv = gen("ml-dsa-44");
+    stranger_priv = gen("ed25519");
+    ed_file = dir + "/ed.jwk";
+    ml_file = dir + "/ml.jwk";
+    std::ofstream(ed_file) << ed_priv;
+    std::ofstream(ml_file) << ml_priv;
+    std::ofstream(dir + "/ed-only.json") << R"({"algorithms":["ed25519"]})";
+    rot_file = dir + "/rot.jwk";
+    std::ofstream(rot_file) << gen("ed25519");
+    // A self-signed certificate for 127.0.0.1 (openssl CLI): the directory is also served over
+    // HTTPS by nginx, and the main verifier trusts it via --ca-file only.
+    std::string openssl = which("openssl");
+    if (!openssl.empty()) {
+      std::string cmd = openssl + " req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj /CN=127.0.0.1"
+                        " -addext subjectAltName=IP:127.0.0.1 -keyout " + dir + "/tls.key -out " + dir + "/tls.crt > " +
+                        dir + "/openssl.log 2>&1";
+      if (std::system(cmd.c_str()) == 0) tls_port = free_port();
+    }
+    mkdir((dir + "/www").c_str(), 0755);
+    mkdir((dir + "/www/open").c_str(), 0755);
+    mkdir((dir + "/www/ed").c_str(), 0755);
+    std::ofstream(dir + "/www/index.html") << "hello\n";
+    std::ofstream(dir + "/www/ed/index.html") << "hello ed\n";
+    std::ofstream(dir + "/www/open/index.html") << "open\n";
+
+    directory = Proc::start({kPqsig, "serve", "directory", "--listen", "127.0.0.1:0", "--key", ed_file, "--key", ml_file,
+                             "--key", rot_file, "--ready-file", dir + "/dir.ready"},
+                            dir + "/directory.log");
+    std::string d = wait_ready_file(dir + "/dir.ready");
+    if (d.empty()) return fail("directory server did not start: " + slurp(dir + "/directory.log"));
+    dir_url = "http://" + d;
+
+    redis_port = free_port();
+    start_redis();
+    if (!wait_port(redis_port)) return fail("redis did not start: " + slurp(dir + "/redis.log"));
+
+    verifier = Proc::start({kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--redis",
+                            "redis://127.0.0.1:" + std::to_string(redis_port), "--insecure-allow-http",
+                            "--allow-private-directories",
+                            "--directory-timeout-ms", "500", "--negative-ttl", "1", "--ready-file", dir + "/ver.ready",
+                            "--ca-file", dir + "/tls.crt"},
+                           dir + "/verify.log");
+    // The Ed25519-only verifier has static keys and the default network policy: directories on
+    // loopback / private addresses are refused (no SSRF), so it never fetches ours.
+    std::ofstream(dir + "/ed-pub.jwk") << pqsig::jose::public_jwk(ed_priv).value();
+    verifier_ed = Proc::start({kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--policy", dir + "/ed-only.json",
+                               "--keys", dir + "/ed-pub.jwk", "--insecure-allow-http", "--ready-file", dir + "/ver-ed.ready"},
+                              dir + "/verify-ed.log");
+    std::string v = wait_ready_file(dir + "/ver.ready");
+    std::string ve = wait_ready_file(dir + "/ver-ed.ready");
+    if (v.empty() || ve.empty()) return fail("verifier did not start: " + slurp(dir + "/verify.log") + slurp(dir + "/verify-ed.log"));
+    verify_port = port_of(v);
+
+    nginx_port = free_port();
+    std::string auth_block = R"(
+      internal;
+      proxy_pass_request_body off;
+      proxy_set_header Content-Length "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Original-URI $request_uri;
+      proxy_set_header X-Original-Method $request_method;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_connect_timeout 2s;
+      proxy_read_timeout 5s;
+)";
+    std::string pass = R"(
+      auth_request_set $pqsig_label $upstream_http_x_pqsig_label;
+      auth_request_set $pqsig_labels $upstream_http_x_pqsig_labels;
+      auth_request_set $pqsig_agent $upstream_http_x_pqsig_agent;
+      auth_request_set $pqsig_reason $upstream_http_x_pqsig_reason;
+      auth_request_set $pqsig_accept $upstream_http_accept_signature;
+      add_header X-Pqsig-Label $pqsig_label always;
+      add_header X-Pqsig-Labels $pqsig_labels always;
+      add_header X-Pqsig-Agent $pqsig_agent always;
+      add_header X-Pqsig-Reason $pqsig_reason always;
+      add_header Accept-Signature $pqsig_accept always;
+)";
+    std::ofstream(dir + "/nginx.conf")
+        << "daemon off;\nmaster_process off;\nworker_processes 1;\npid " << dir << "/nginx.pid;\nerror_log " << dir
+        << "/nginx-error.log warn;\nevents { worker_connections 512; }\nhttp {\n  access_log off;\n"
+        << "  client_body_temp_path " << dir << "/cb; proxy_temp_path " << dir << "/px; fastcgi_temp_path " << dir
+        << "/fc; uwsgi_temp_path " << dir << "/uw; scgi_temp_path " << dir << "/sc;\n"
+        << "  large_client_header_buffers 4 64k;\n"
+        << "  upstream pqsig_verify { server " << v << "; keepalive 16; }\n"
+        << "  upstream pqsig_verify_ed { server " << ve << "; keepalive 16; }\n"
+        << "  server {\n    listen 127.0.0.1:" << nginx_port << ";\n    root " << dir << "/www;\n"
+        << "    location = /_auth { proxy_pass http://pqsig_verify;" << auth_block << "    }\n"
+        << "    location = /_auth_ed { proxy_pass http://pqsig_verify_ed;" << auth_block << "    }\n"
+        << "    location /open/ { }\n"
+        // a redirect to another authority of the same server: the client must re-sign for it
+        << "    location = /redir { return 302 http://localhost:" << nginx_port << "/index.html; }\n"
+        << "    location /ed/ { auth_request /_auth_ed;" << pass << "    }\n"
+        << "    location / { auth_request /_auth;" << pass << "    }\n  }\n";
+    if (tls_port)
+      std::ofstream(dir + "/nginx.conf", std::ios::app)
+          << "  server {\n    listen 127.0.0.1:" << tls_port << " ssl;\n    ssl_certificate " << dir << "/tls.crt;\n"
+          << "    ssl_certificate_key " << dir << "/tls.key;\n"
+          << "    location / { proxy_pass " << dir_url << "; proxy_set_header Host $http_host;\n"
+          // the signed directory response carries one signature per key in its headers (ML-DSA-44:
+          // 3.2 KB): nginx's default 4/8 KiB proxy buffer is too small for its header section
+          << "      proxy_buffer_size 32k; proxy_buffers 4 32k; proxy_busy_buffers_size 32k; }\n  }\n";
+    std::ofstream(dir + "/nginx.conf", std::ios::app) << "}\n";
+    nginx_proc = Proc::start({nginx, "-p", dir, "-e", dir + "/nginx-error.log", "-c", dir + "/nginx.conf"}, dir + "/nginx.log");
+    if (!wait_port(nginx_port)) return fail("nginx did not start: " + slurp(dir + "/nginx.log") + slurp(dir + "/nginx-error.log"));
+    return true;
+  }
+  bool fail(std::string why) {
+    setup_error = std::move(why);
+    return false;
+  }
+  void teardown() {
+    nginx_proc.stop(SIGQUIT);
+    verifier.stop();
+    verifier_ed.stop();
+    directory.stop();
+    redis_proc.stop();
+    if (!dir.empty() && !std::getenv("PQSIG_KEEP_LIVE_DIR")) std::system(("rm -rf '" + dir + "'").c_str());
+  }
+
+  std::string origin() const { return "http://127.0.0.1:" + std::to_string(nginx_port); }
+
+  cl::ClientOptions opts(std::string agent = {}, std::int64_t now = 0) const {
+    cl::ClientOptions o;
+    o.keys = {{"sig1", ed_priv}, {"sig2", ml_priv}};
+    o.agent = agent.empty() ? dir_url : agent;
+    if (now) o.clock = [now] { return now; };
+    o.http.allow_http = true;
+    o.log = [](std::string_view) {};
+    return o;
+  }
+  hs::Message signed_req(const cl::ClientOptions& o, const std::string& path = "/index.html") const {
+    cl::Client c(o);
+    auto u = cl::parse_url(origin() + path).value();
+    auto m = c.build_signed("GET", u, {}, {});
+    EXPECT_TRUE(m.ok());
+    return m.value();
+  }
+  pqsig::Result<cl::HttpResponse> send(const hs::Message& m, const std::string& path = "/index.html") const {
+    cl::HttpLimits l;
+    l.allow_http = true;
+    l.total_timeout_ms = 8000;
+    return cl::http_exchange(m.method, origin() + path, m.headers, {}, l);
+  }
+  std::string metrics() const {
+    cl::HttpLimits l;
+    l.allow_http = true;
+    auto r = cl::http_exchange("GET", "http://127.0.0.1:" + std::to_string(verify_port) + "/metrics", {}, {}, l);
+    return r ? r->body : "";
+  }
+};
+
+Live* g_live = nullptr;
+
+class ServeLive : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    g_live = new Live();
+    if (!g_live->setup()) std::fprintf(stderr, "live setup: %s\n", g_live->setup_error.c_str());
+  }
+  static void TearDownTestSuite() {
+    g_live->teardown();
+    delete g_live;
+    g_live = nullptr;
+  }
+  void SetUp() override {
+    if (!g_live->setup_error.empty()) {
+      if (g_live->setup_error.find("not installed") != std::string::npos) GTEST_SKIP() << g_live->setup_error;
+      FAIL() << g_live->setup_error;
+    }
+  }
+  Live& L() { return *g_live; }
+  void expect_401(const hs::Message& m, const std::string& reason, const std::string& path = "/index.html") {
+    auto r = L().send(m, path);
+    ASSERT_TRUE(r.ok()) << r.error().what();
+    EXPECT_EQ(r->status, 401) << "expected 401 " << reason;
+    EXPECT_EQ(r->header("x-pqsig-reason").value_or("(none)"), reason);
+  }
+};
+
+TEST_F(ServeLive, FetchThroughNginxGets200) {
+  std::string out = L().dir + "/fetch.out";
+  std::string cmd = kPqsig + " fetch " + L().origin() + "/index.html --key sig1=" + L().ed_file + " --key sig2=" +
+                    L().ml_file + " --agent " + L().dir_url + " --insecure-allow-http -i > " + out + " 2>&1";
+  int rc = std::system(cmd.c_str());
+  std::string text = slurp(out);
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_NE(text.find("hello"), std::string::npos) << text;
+  EXPECT_NE(text.find("X-Pqsig-Label: sig1"), std::string::npos) << text;
+  EXPECT_NE(text.find("X-Pqsig-Labels: sig1,sig2"), std::string::npos) << text;
+  EXPECT_NE(text.find("X-Pqsig-Agent: " + L().dir_url), std::string::npos) << text;
+}
+
+TEST_F(ServeLive, RedirectHopIsResignedForItsAuthority) {
+  cl::Client c(L().opts());
+  auto r = c.fetch("GET", L().origin() + "/redir");
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  EXPECT_EQ(r->hops, 2);
+  EXPECT_EQ(r->response.status, 200) << r->response.header("x-pqsig-reason").value_or("");
+  EXPECT_NE(r->response.body.find("hello"), std::string::npos);
+  // Control: the first hop's signature (for 127.0.0.1:port) replayed at the new authority fails.
+  auto m = L().signed_req(L().opts());
+  m.set("Host", "localhost:" + std::to_string(L().nginx_port));
+  cl::HttpLimits l;
+  l.allow_http = true;
+  auto bad = cl::http_exchange("GET", "http://localhost:" + std::to_string(L().nginx_port) + "/index.html", m.headers, {}, l);
+  ASSERT_TRUE(bad.ok()) << bad.error().what();
+  EXPECT_EQ(bad->status, 401);
+  EXPECT_EQ(bad->header("x-pqsig-reason").value_or(""), "signature_mismatch");
+}
+
+TEST_F(ServeLive, ChallengeModeSignsAfter401) {
+  std::string out = L().dir + "/fetch-challenge.out";
+  std::string cmd = kPqsig + " fetch " + L().origin() + "/index.html --key sig1=" + L().ed_file + " --agent " +
+                    L().dir_url + " --insecure-allow-http --challenge -v > " + out + " 2>&1";
+  int rc = std::system(cmd.c_str());
+  std::string text = slurp(out);
+  EXPECT_EQ(rc, 0) << text;
+  EXPECT_NE(text.find("2 request(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("after a challenge"), std::string::npos) << text;
+}
+
+TEST_F(ServeLive, Ed25519OnlyVerifierAcceptsTwoLabelRequest) {
+  auto m = L().signed_req(L().opts(), "/ed/index.html");
+  auto r = L().send(m, "/ed/index.html");
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(r->header("x-pqsig-labels").value_or(""), "sig1");
+  EXPECT_NE(r->body.find("hello ed"), std::string::npos);
+}
+
+TEST_F(ServeLive, RejectionsCarryTheReason) {
+  {
+    auto m = L().signed_req(L().opts());
+    m.set("Host", "evil.example:" + std::to_string(L().nginx_port));
+    expect_401(m, "signature_mismatch");
+  }
+  {
+    auto m = L().signed_req(L().opts());
+    auto first = L().send(m);
+    ASSERT_TRUE(first.ok());
+    EXPECT_EQ(first->status, 200);
+    expect_401(m, "nonce_replayed");
+  }
+  expect_401(L().signed_req(L().opts({}, unix_now() - 7200)), "expired");
+  expect_401(L().signed_req(L().opts({}, unix_now() + 3600)), "created_in_future");
+  {
+    auto o = L().opts();
+    o.keys = {{"sig1", L().stranger_priv}};
+    expect_401(L().signed_req(o), "unknown_keyid");
+  }
+  {
+    hs::Message m;
+    m.method = "GET";
+    m.add("Host", "127.0.0.1:" + std::to_string(L().nginx_port));
+    auto r = L().send(m);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->status, 401);
+    EXPECT_EQ(r->header("x-pqsig-reason").value_or(""), "missing_signature");
+    EXPECT_NE(r->header("accept-signature").value_or("").find("web-bot-auth"), std::string::npos);
+  }
+  {
+    auto m = L().signed_req(L().opts());
+    m.add("X-Padding", std::string(20000, 'p'));
+    expect_401(m, "header_too_large");
+  }
+  {
+    auto m = L().signed_req(L().opts());
+    m.set("Signature", "sig1=:!!!garbage!!!:, )))");
+    expect_401(m, "malformed_signature");
+  }
+}
+
+TEST_F(ServeLive, DirectoryFaultsNeverLetThrough) {
+  // Stopped directory server.
+  {
+    int dead = free_port();
+    auto m = L().signed_req(L().opts("http://127.0.0.1:" + std::to_string(dead)));
+    expect_401(m, "directory_unavailable");
+  }
+  for (auto mode : {FaultServer::Mode::slow, FaultServer::Mode::garbage, FaultServer::Mode::huge}) {
+    FaultServer fs(mode);
+    auto t0 = std::chrono::steady_clock::now();
+    auto m = L().signed_req(L().opts("http://127.0.0.1:" + std::to_string(fs.port())));
+    expect_401(m, "directory_unavailable");
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);  // bounded by the 500 ms directory timeout
+    EXPECT_GE(fs.served(), 1);
+  }
+  // The real directory still works afterwards; the service never crashed.
+  auto ok = L().send(L().signed_req(L().opts()));
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->status, 200);
+  EXPECT_TRUE(L().verifier.running());
+  EXPECT_NE(L().metrics().find("pqsig_directory_fetch_errors_total"), std::string::npos);
+}
+
+TEST_F(ServeLive, DirectoryOverHttpsNeedsTrustedCertificate) {
+  if (!L().tls_port) GTEST_SKIP() << "openssl CLI not installed: no test certificate";
+  std::string https_agent = "https://127.0.0.1:" + std::to_string(L().tls_port);
+  // Main verifier: trusts the test certificate via --ca-file -> keys fetched over TLS.
+  auto r = L().send(L().signed_req(L().opts(https_agent)));
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  EXPECT_EQ(r->status, 200) << r->header("x-pqsig-reason").value_or("");
+  EXPECT_EQ(r->header("x-pqsig-agent").value_or(""), https_agent);
+  // The fetcher itself: TLS verification is on by default; the self-signed directory is refused
+  // unless its certificate is trusted explicitly.
+  cl::HttpLimits l;
+  auto bad = cl::http_exchange("GET", https_agent + "/.well-known/http-message-signatures-directory", {}, {}, l);
+  EXPECT_FALSE(bad.ok());
+  l.ca_file = L().dir + "/tls.crt";
+  auto good = cl::http_exchange("GET", https_agent + "/.well-known/http-message-signatures-directory", {}, {}, l);
+  ASSERT_TRUE(good.ok()) << good.error().what();
+  EXPECT_EQ(good->status, 200);
+}
+
+TEST_F(ServeLive, PrivateAddressDirectoriesRefusedByDefault) {
+  auto o = L().opts();  // agent = our loopback directory
+  o.keys = {{"sig1", L().stranger_priv}};
+  auto r = L().send(L().signed_req(o, "/ed/index.html"), "/ed/index.html");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 401);
+  EXPECT_EQ(r->header("x-pqsig-reason").value_or(""), "directory_unavailable");
+}
+
+// One keep-alive connection to the directory server across a SIGHUP key rotation.
+TEST_F(ServeLive, DirectoryServerReloadsOnSighupWithoutDroppingConnections) {
+  ASSERT_TRUE(L().directory.running());
+  int port = port_of(L().dir_url);
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  timeval tv{5, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  auto get = [&]() -> std::string {
+    std::string req = "GET /.well-known/http-message-signatures-directory HTTP/1.1\r\nHost: 127.0.0.1:" +
+                      std::to_string(port) + "\r\n\r\n";
+    if (send(fd, req.data(), req.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(req.size())) return {};
+    std::string resp;
+    char buf[16384];
+    for (int i = 0; i < 100; ++i) {  // read until the body announced by Content-Length is complete
+      ssize_t n = recv(fd, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      resp.append(buf, static_cast<std::size_t>(n));
+      auto he = resp.find("\r\n\r\n");
+      auto cl = resp.find("Content-Length: ");
+      if (he != std::string::npos && cl != std::string::npos &&
+          resp.size() >= he + 4 + static_cast<std::size_t>(std::atol(resp.c_str() + cl + 16)))
+        break;
+    }
+    return resp;
+  };
+  auto rot_pub = [&] { return pqsig::jose::load_jwk(slurp(L().rot_file))->thumbprint; };
+  std::string old_kid = rot_pub();
+  std::string r1 = get();
+  ASSERT_NE(r1.find("200 OK"), std::string::npos) << r1;
+  EXPECT_NE(r1.find(old_kid), std::string::npos);
+  {
+    auto k = pqsig::SigningKey::generate(*pqsig::find_suite("ed25519").value());
+    std::ofstream(L().rot_file) << pqsig::jose::to_jwk(k.value(), true).value();
+  }
+  std::string new_kid = rot_pub();
+  kill(L().directory.pid, SIGHUP);
+  std::string r2;
+  for (int i = 0; i < 50; ++i) {  // the reload is asynchronous: poll on the SAME connection (<= 1 s)
+    r2 = get();
+    if (r2.find(new_kid) != std::string::npos || r2.empty()) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  close(fd);
+  ASSERT_NE(r2.find("200 OK"), std::string::npos) << "connection dropped across SIGHUP: " << r2;
+  EXPECT_NE(r2.find(new_kid), std::string::npos);
+  EXPECT_EQ(r2.find(old_kid), std::string::npos);
+  EXPECT_TRUE(L().directory.running());
+  EXPECT_NE(slurp(L().dir + "/directory.log").find("reloaded 3 key(s)"), std::string::npos);
+}
+
+TEST_F(ServeLive, RedisDownFailsClosedAndRecovers) {
+  ASSERT_EQ(L().send(L().signed_req(L().opts()))->status, 200);
+  L().redis_proc.stop();
+  for (int i = 0; i < 3; ++i) expect_401(L().signed_req(L().opts()), "nonce_store_unavailable");
+  std::string m = L().metrics();
+  auto pos = m.find("\npqsig_nonce_store_errors_total ");
+  ASSERT_NE(pos, std::string::npos);
+  EXPECT_GE(std::atoi(m.c_str() + pos + 32), 3) << m.substr(pos, 50);
+  L().start_redis();
+  ASSERT_TRUE(wait_port(L().redis_port));
+  auto r = L().send(L().signed_req(L().opts()));
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, 200) << r->header("x-pqsig-reason").value_or("");
+}
+
+TEST_F(ServeLive, WrkBoundedZeroFalseAccepts) {
+  std::string wrk = which("wrk");
+  if (wrk.empty()) GTEST_SKIP() << "wrk not installed (Debian wrk)";
+  // Unsigned requests on the protected path: every one must be refused.
+  std::string out = L().dir + "/wrk.out";
+  std::string cmd = wrk + " -t1 -c4 -d1s " + L().origin() + "/index.html > " + out + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  std::string text = slurp(out);
+  auto req_pos = text.find(" requests in ");
+  ASSERT_NE(req_pos, std::string::npos) << text;
+  std::size_t line_start = text.rfind('\n', req_pos) + 1;
+  long total = std::atol(text.c_str() + line_start);
+  auto non2xx = text.find("Non-2xx or 3xx responses: ");
+  ASSERT_NE(non2xx, std::string::npos) << text;
+  long refused = std::atol(text.c_str() + non2xx + 26);
+  EXPECT_GT(total, 0);
+  EXPECT_EQ(refused, total) << text;
+  EXPECT_TRUE(L().verifier.running());
+}
+
+}  // namespace

@@ -1,0 +1,621 @@
+// Unit tests of the network parts without the network: policy, Signature-Agent / agent cards,
+// replay stores, the directory cache (injected fetch), the verifier's decisions and the signing
+// client's key cache, degradation and header cap.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <thread>
+
+#include "pqsig/client.hpp"
+#include "pqsig/jose.hpp"
+#include "pqsig/serve.hpp"
+
+namespace {
+
+namespace hs = pqsig::httpsig;
+namespace sv = pqsig::serve;
+namespace cl = pqsig::client;
+using pqsig::Errc;
+
+constexpr std::int64_t kNow = 1'790'000'000;
+
+struct Keys {
+  std::string ed_priv, ed_pub, ml_priv, ml_pub, other_pub;
+};
+
+const Keys& keys() {
+  static Keys k = [] {
+    Keys out;
+    auto make = [](const char* suite, std::string& priv, std::string& pub) {
+      auto s = pqsig::find_suite(suite);
+      auto key = pqsig::SigningKey::generate(*s.value());
+      priv = pqsig::jose::to_jwk(key.value(), true).value();
+      pub = pqsig::jose::to_jwk(key.value(), false).value();
+    };
+    make("ed25519", out.ed_priv, out.ed_pub);
+    make("ml-dsa-44", out.ml_priv, out.ml_pub);
+    std::string unused;
+    make("ed25519", unused, out.other_pub);
+    return out;
+  }();
+  return k;
+}
+
+std::string jwks(std::initializer_list<std::string> ks) {
+  std::vector<std::string> v(ks);
+  return pqsig::jose::make_jwks(v).value();
+}
+
+cl::ClientOptions client_opts(std::int64_t now = kNow) {
+  cl::ClientOptions o;
+  o.keys = {{"sig1", keys().ed_priv}, {"sig2", keys().ml_priv}};
+  o.agent = "https://agent.example";
+  o.clock = [now] { return now; };
+  o.log = [](std::string_view) {};
+  return o;
+}
+
+hs::Message signed_request(std::int64_t created = kNow, std::string_view host = "origin.example") {
+  cl::Client c(client_opts(created));
+  cl::Url u;
+  u.scheme = "https";
+  u.host = std::string(host);
+  u.port = 443;
+  u.path_query = "/page?x=1";
+  auto m = c.build_signed("GET", u, {}, {});
+  EXPECT_TRUE(m.ok()) << (m ? "" : m.error().what());
+  return m.value();
+}
+
+struct VerifierFixture {
+  sv::Metrics metrics;
+  sv::MemoryReplayStore replay;
+  std::unique_ptr<sv::Verifier> v;
+  explicit VerifierFixture(sv::Policy pol = {}, std::vector<std::string> static_keys = {},
+                           sv::ReplayStore* store = nullptr, bool fail_open = false) {
+    if (static_keys.empty()) static_keys = {jwks({keys().ed_pub, keys().ml_pub})};
+    sv::VerifyOptions o;
+    o.policy = std::move(pol);
+    o.replay_fail_open = fail_open;
+    auto r = sv::Verifier::create(o, static_keys, nullptr, store ? store : &replay, &metrics);
+    EXPECT_TRUE(r.ok()) << (r ? "" : r.error().what());
+    v = std::move(r.value());
+  }
+};
+
+// ------------------------------------------------------------------ policy
+
+TEST(ServePolicy, DefaultsAreSafe) {
+  sv::Policy p;
+  ASSERT_EQ(p.required_components.size(), 1u);
+  EXPECT_EQ(p.required_components[0], "\"@authority\"");
+  EXPECT_EQ(p.required_tag, "web-bot-auth");
+  EXPECT_LE(p.max_validity, 86400);
+}
+
+TEST(ServePolicy, StrictParsing) {
+  auto ok = sv::parse_policy(R"({"required_tag":"web-bot-auth","required_components":["signature-agent"],
+    "clock_skew":30,"max_validity":600,"max_age":120,"required_labels":["sig1"],"algorithms":["ed25519"],
+    "min_valid":1,"require_nonce":true,"agents":["https://a.example"]})");
+  ASSERT_TRUE(ok.ok()) << ok.error().what();
+  EXPECT_EQ(ok->clock_skew, 30);
+  EXPECT_EQ(ok->max_validity, 600);
+  EXPECT_EQ(ok->max_age.value(), 120);
+  EXPECT_TRUE(ok->require_nonce);
+  // "@authority" is always required, even when the file lists other components only.
+  ASSERT_EQ(ok->required_components.size(), 2u);
+  EXPECT_EQ(ok->required_components[0], "\"@authority\"");
+  EXPECT_EQ(ok->required_components[1], "\"signature-agent\"");
+
+  for (const char* bad : {R"({"unknown":1})", R"({"clock_skew":"60"})", R"({"clock_skew":100000})",
+                          R"({"max_validity":0})", R"({"max_validity":86401})", R"({"algorithms":["rot13"]})",
+                          R"({"algorithms":[]})", R"({"required_labels":["Sig 1"]})", R"({"min_valid":0})",
+                          R"({"require_nonce":1})", R"([1,2])", R"({"clock_skew":1,"clock_skew":2})", "not json",
+                          R"({"required_components":["@bogus"]})"}) {
+    EXPECT_FALSE(sv::parse_policy(bad).ok()) << bad;
+  }
+  EXPECT_FALSE(sv::parse_policy(std::string(sv::kMaxPolicyBytes + 1, ' ')).ok());
+}
+
+// ------------------------------------------------------------------ Signature-Agent, agent cards
+
+TEST(ServeAgent, SignatureAgentForms) {
+  auto d = sv::parse_signature_agent(R"(sig1="https://a.example", sig2="https://b.example/jwks";type=jwks_uri, sig3="https://c.example/card";type=cimd)");
+  ASSERT_TRUE(d.ok()) << d.error().what();
+  ASSERT_EQ(d->size(), 3u);
+  EXPECT_EQ((*d)[0].second.type, sv::AgentType::directory);
+  EXPECT_EQ((*d)[1].second.type, sv::AgentType::jwks_uri);
+  EXPECT_EQ((*d)[2].second.type, sv::AgentType::cimd);
+  auto legacy = sv::parse_signature_agent(R"("https://a.example")");
+  ASSERT_TRUE(legacy.ok());
+  EXPECT_EQ((*legacy)[0].second.url, "https://a.example");
+  EXPECT_FALSE(sv::parse_signature_agent(R"(sig1="https://a";type=carrier-pigeon)").ok());
+  EXPECT_FALSE(sv::parse_signature_agent("sig1=42").ok());
+  EXPECT_FALSE(sv::parse_signature_agent("((((").ok());
+  EXPECT_FALSE(sv::parse_signature_agent(std::string(5000, 'a')).ok());
+}
+
+TEST(ServeAgent, CardValidation) {
+  std::string url = "https://agent.example/card.json";
+  auto ok = sv::validate_agent_card(R"({"client_id":"https://agent.example/card.json","client_name":"Bot",
+     "web_bot_auth":{},"jwks":{"keys":[]}})", url);
+  ASSERT_TRUE(ok.ok()) << ok.error().what();
+  EXPECT_FALSE(ok->jwks.empty());
+  auto uri = sv::validate_agent_card(R"({"client_id":"https://agent.example/card.json","jwks_uri":"https://agent.example/k"})", url);
+  ASSERT_TRUE(uri.ok());
+  EXPECT_EQ(uri->jwks_uri, "https://agent.example/k");
+  EXPECT_FALSE(sv::validate_agent_card(R"({"client_id":"https://evil.example/card.json","jwks":{"keys":[]}})", url).ok());
+  EXPECT_FALSE(sv::validate_agent_card(R"({"client_id":"https://agent.example/card.json"})", url).ok());
+  EXPECT_FALSE(sv::validate_agent_card(R"({"client_id":"https://agent.example/card.json","jwks":{"keys":[]},"jwks_uri":"x"})", url).ok());
+  EXPECT_FALSE(sv::validate_agent_card(R"({"client_id":"https://agent.example/card.json","jwks":{},"web_bot_auth":1})", url).ok());
+  EXPECT_FALSE(sv::validate_agent_card("[]", url).ok());
+}
+
+// ------------------------------------------------------------------ replay stores
+
+TEST(ServeReplay, MemoryStoreSetIfAbsentWithExpiry) {
+  sv::MemoryReplayStore s(3);
+  EXPECT_EQ(s.record("k", "n1", 10, kNow), sv::NonceOutcome::fresh);
+  EXPECT_EQ(s.record("k", "n1", 10, kNow + 5), sv::NonceOutcome::replayed);
+  EXPECT_EQ(s.record("k2", "n1", 10, kNow + 5), sv::NonceOutcome::fresh);  // per keyid
+  EXPECT_EQ(s.record("k", "n1", 10, kNow + 11), sv::NonceOutcome::fresh);  // expired -> usable again
+  EXPECT_EQ(s.record("k", "n2", 100, kNow + 11), sv::NonceOutcome::fresh);
+  // Full of live entries: refuses rather than forgetting (forgetting would re-open replays).
+  EXPECT_EQ(s.record("k", "n3", 100, kNow + 11), sv::NonceOutcome::error);
+  EXPECT_LE(s.size(), 3u);
+}
+
+TEST(ServeReplay, RedisUrlAndUnreachable) {
+  auto o = sv::RedisReplayStore::parse_url("redis://127.0.0.1:6390/2");
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->port, 6390);
+  EXPECT_EQ(o->db, 2);
+  EXPECT_FALSE(sv::RedisReplayStore::parse_url("http://x").ok());
+  EXPECT_FALSE(sv::RedisReplayStore::parse_url("redis://u:p@x:1").ok());
+  EXPECT_FALSE(sv::RedisReplayStore::parse_url("redis://x:99999").ok());
+  // Port 1 on loopback: nothing listens there (connection refused) -> error, not "fresh".
+  o->port = 1;
+  o->db = 0;
+  sv::RedisReplayStore r(o.value());
+  EXPECT_EQ(r.record("k", "n", 10, kNow), sv::NonceOutcome::error);
+}
+
+// ------------------------------------------------------------------ verifier decisions
+
+TEST(ServeVerifier, TwoLabelRequestAccepted) {
+  VerifierFixture f;
+  auto d = f.v->decide(signed_request(), kNow + 1);
+  EXPECT_EQ(d.status, 200) << d.reason << ": " << d.detail;
+  EXPECT_EQ(d.label, "sig1");
+  EXPECT_EQ(d.alg, "ed25519");
+  EXPECT_EQ(d.agent, "https://agent.example");
+  EXPECT_EQ(d.labels, (std::vector<std::string>{"sig1", "sig2"}));
+  EXPECT_EQ(f.metrics.verified_count(), 1u);
+}
+
+TEST(ServeVerifier, Ed25519OnlyPolicyAcceptsTwoLabelRequest) {
+  sv::Policy p;
+  p.algorithms = {"ed25519"};
+  VerifierFixture f(p, {jwks({keys().ed_pub})});
+  auto d = f.v->decide(signed_request(), kNow);
+  EXPECT_EQ(d.status, 200) << d.reason << ": " << d.detail;
+  EXPECT_EQ(d.labels, std::vector<std::string>{"sig1"});
+}
+
+TEST(ServeVerifier, Rejections) {
+  VerifierFixture f;
+  auto expect = [&](const hs::Message& m, std::int64_t now, const char* reason) {
+    auto d = f.v->decide(m, now);
+    EXPECT_EQ(d.status, 401) << reason;
+    EXPECT_EQ(d.reason, reason) << d.detail;
+  };
+  {  // tampered authority
+    auto m = signed_request();
+    m.set("Host", "evil.example");
+    expect(m, kNow, "signature_mismatch");
+  }
+  // expired / future created
+  expect(signed_request(kNow - 7200), kNow, "expired");
+  expect(signed_request(kNow + 3600), kNow, "created_in_future");
+  {  // missing signature
+    hs::Message m;
+    m.method = "GET";
+    m.target = "/";
+    m.add("Host", "origin.example");
+    expect(m, kNow, "missing_signature");
+  }
+  {  // garbage Signature
+    auto m = signed_request();
+    m.set("Signature", "sig1=:%%%not-base64%%%:, ((");
+    expect(m, kNow, "malformed_signature");
+  }
+  {  // oversize header set
+    auto m = signed_request();
+    m.add("X-Padding", std::string(20000, 'a'));
+    expect(m, kNow, "header_too_large");
+  }
+  {  // replayed nonce
+    auto m = signed_request();
+    EXPECT_EQ(f.v->decide(m, kNow).status, 200);
+    expect(m, kNow, "nonce_replayed");
+  }
+  EXPECT_GE(f.metrics.rejected_count("nonce_replayed"), 1u);
+  EXPECT_NE(f.metrics.render().find("pqsig_rejected_total{reason=\"expired\"} 1"), std::string::npos);
+}
+
+TEST(ServeVerifier, UnknownKey) {
+  VerifierFixture f({}, {jwks({keys().other_pub})});
+  auto d = f.v->decide(signed_request(), kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "unknown_keyid");
+}
+
+TEST(ServeVerifier, AuthorityMustBeCovered) {
+  VerifierFixture f;
+  auto key = pqsig::jose::load_jwk(keys().ed_priv).value();
+  hs::Message m;
+  m.method = "GET";
+  m.target = "/";
+  m.add("Host", "origin.example");
+  hs::SignSpec s;
+  s.label = "sig1";
+  s.key = &*key.signing;
+  s.keyid = key.thumbprint;
+  s.components = {hs::component("@path")};
+  s.created = kNow;
+  s.expires = kNow + 60;
+  s.tag = "web-bot-auth";
+  ASSERT_TRUE(hs::sign_message(m, {s}).ok());
+  auto d = f.v->decide(m, kNow);
+  EXPECT_EQ(d.status, 401);
+}
+
+TEST(ServeVerifier, NonceRecordedOnlyAfterVerification) {
+  VerifierFixture f;
+  auto good = signed_request();
+  auto forged = good;
+  forged.set("Host", "evil.example");  // same nonce, bad signature
+  EXPECT_EQ(f.v->decide(forged, kNow).status, 401);
+  EXPECT_EQ(f.replay.size(), 0u);
+  EXPECT_EQ(f.v->decide(good, kNow).status, 200);
+}
+
+class FailingStore : public sv::ReplayStore {
+ public:
+  sv::NonceOutcome record(std::string_view, std::string_view, std::int64_t, std::int64_t) override {
+    return sv::NonceOutcome::error;
+  }
+};
+
+TEST(ServeVerifier, ReplayStoreFailureFailsClosedByDefault) {
+  FailingStore bad;
+  VerifierFixture closed({}, {}, &bad, false);
+  auto d = closed.v->decide(signed_request(), kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "nonce_store_unavailable");
+  EXPECT_EQ(closed.metrics.nonce_store_errors.load(), 1u);
+  VerifierFixture open({}, {}, &bad, true);
+  EXPECT_EQ(open.v->decide(signed_request(), kNow).status, 200);
+  EXPECT_GE(open.metrics.nonce_fail_open.load(), 1u);
+}
+
+TEST(ServeVerifier, RequiredLabelAndMaxAge) {
+  sv::Policy p;
+  p.required_labels = {"sig2"};
+  p.max_age = 60;
+  VerifierFixture f(p);
+  EXPECT_EQ(f.v->decide(signed_request(), kNow + 10).status, 200);
+  auto d = f.v->decide(signed_request(kNow - 200), kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "too_old");
+  // sig2 missing (the client's ML-DSA key unusable) -> a policy needing sig2 refuses.
+  auto o = client_opts();
+  o.keys[1].second = "{}";
+  cl::Client c(o);
+  cl::Url u{"https", "origin.example", "/", 443, true};
+  auto m = c.build_signed("GET", u, {}, {});
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(f.v->decide(m.value(), kNow).status, 401);
+}
+
+// ------------------------------------------------------------------ directory cache
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/pqsig-serve-unit-XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::string p = path + "/" + name;
+    std::ofstream(p) << text;
+    return p;
+  }
+};
+
+cl::HttpResponse to_response(const hs::Message& m) {
+  cl::HttpResponse r;
+  r.status = m.status;
+  r.headers = m.headers;
+  r.body = m.body;
+  return r;
+}
+
+struct CacheFixture {
+  TempDir dir;
+  std::unique_ptr<sv::DirectoryPublisher> pub;
+  sv::Metrics metrics;
+  std::atomic<int> calls{0};
+  std::atomic<bool> fail{false};
+  std::string signed_for = "agent.example";
+  int delay_ms = 0;
+  CacheFixture() {
+    sv::DirectoryPublisher::Options o;
+    o.key_files = {dir.write("ed.jwk", keys().ed_priv), dir.write("ml.jwk", keys().ml_priv)};
+    o.max_age = 100;
+    pub = std::move(sv::DirectoryPublisher::create(o).value());
+  }
+  sv::DirectoryCache::Fetch fetch(std::int64_t* now) {
+    return [this, now](const std::string& url) -> pqsig::Result<cl::HttpResponse> {
+      ++calls;
+      if (delay_ms) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+      if (fail) return pqsig::Error{Errc::io, "connection refused"};
+      EXPECT_EQ(url, "https://agent.example/.well-known/http-message-signatures-directory");
+      auto m = pub->respond(signed_for, *now);
+      auto r = to_response(m.value());
+      r.url = url;
+      return r;
+    };
+  }
+};
+
+TEST(ServeDirectoryCache, SignedDirectoryCachedByMaxAge) {
+  CacheFixture f;
+  std::int64_t now = kNow;
+  sv::DirectoryCacheOptions o;
+  sv::DirectoryCache c(o, &f.metrics, f.fetch(&now));
+  sv::AgentRef a{"https://agent.example", sv::AgentType::directory};
+  auto k = c.get(a, now);
+  ASSERT_TRUE(k.ok()) << k.error().what();
+  EXPECT_TRUE((*k)->store.resolve(pqsig::jose::load_jwk(keys().ed_pub)->thumbprint).has_value());
+  EXPECT_TRUE(c.get(a, now + 50).ok());
+  EXPECT_EQ(f.calls.load(), 1);
+  EXPECT_EQ(f.metrics.dir_hits.load(), 1u);
+  now += 101;  // past max-age=100
+  EXPECT_TRUE(c.get(a, now).ok());
+  EXPECT_EQ(f.calls.load(), 2);
+}
+
+TEST(ServeDirectoryCache, RefusesDirectorySignedForAnotherAuthority) {
+  CacheFixture f;
+  f.signed_for = "other.example";
+  std::int64_t now = kNow;
+  sv::DirectoryCache c({}, &f.metrics, f.fetch(&now));
+  auto k = c.get({"https://agent.example", sv::AgentType::directory}, now);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.error().message.find("directory signature"), std::string::npos) << k.error().message;
+}
+
+TEST(ServeDirectoryCache, UnsignedOrGarbageDirectoryRefused) {
+  sv::Metrics m;
+  for (std::string body : {jwks({keys().ed_pub}), std::string("garbage{{{"), std::string()}) {
+    sv::DirectoryCache c({}, &m, [body](const std::string& url) -> pqsig::Result<cl::HttpResponse> {
+      cl::HttpResponse r;
+      r.status = 200;
+      r.url = url;
+      r.headers = {{"Content-Type", "application/http-message-signatures-directory+json"}};
+      r.body = body;
+      return r;
+    });
+    EXPECT_FALSE(c.get({"https://agent.example", sv::AgentType::directory}, kNow).ok());
+  }
+}
+
+TEST(ServeDirectoryCache, NegativeCachingAndStaleWhileError) {
+  CacheFixture f;
+  std::int64_t now = kNow;
+  sv::DirectoryCacheOptions o;
+  o.negative_ttl = 30;
+  o.stale_cap = 200;
+  sv::DirectoryCache c(o, &f.metrics, f.fetch(&now));
+  sv::AgentRef a{"https://agent.example", sv::AgentType::directory};
+  ASSERT_TRUE(c.get(a, now).ok());
+  f.fail = true;
+  now += 150;  // expired (max-age 100), fetch fails -> stale keys served
+  EXPECT_TRUE(c.get(a, now).ok());
+  EXPECT_EQ(f.calls.load(), 2);
+  EXPECT_TRUE(c.get(a, now + 10).ok());  // within negative_ttl: no new fetch
+  EXPECT_EQ(f.calls.load(), 2);
+  EXPECT_GE(f.metrics.dir_stale.load(), 1u);
+  now += 200;  // past fresh + stale_cap: refused
+  EXPECT_FALSE(c.get(a, now).ok());
+  // Unknown agent that fails: negative-cached.
+  sv::AgentRef b{"https://agent.example", sv::AgentType::jwks_uri};
+  int before = f.calls.load();
+  EXPECT_FALSE(c.get(b, now).ok());
+  EXPECT_FALSE(c.get(b, now + 1).ok());
+  EXPECT_EQ(f.calls.load(), before + 1);
+  EXPECT_GE(f.metrics.dir_negative.load(), 1u);
+}
+
+TEST(ServeDirectoryCache, SingleFlightPerDirectory) {
+  CacheFixture f;
+  f.delay_ms = 200;
+  std::int64_t now = kNow;
+  sv::DirectoryCache c({}, &f.metrics, f.fetch(&now));
+  std::atomic<int> ok{0};
+  std::vector<std::thread> ts;
+  for (int i = 0; i < 8; ++i)
+    ts.emplace_back([&] {
+      if (c.get({"https://agent.example", sv::AgentType::directory}, now).ok()) ++ok;
+    });
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(ok.load(), 8);
+  EXPECT_EQ(f.calls.load(), 1);
+}
+
+TEST(ServeDirectoryCache, BoundedEntries) {
+  sv::Metrics m;
+  sv::DirectoryCacheOptions o;
+  o.max_entries = 2;
+  sv::DirectoryCache c(o, &m, [](const std::string&) -> pqsig::Result<cl::HttpResponse> {
+    return pqsig::Error{Errc::io, "down"};
+  });
+  for (int i = 0; i < 5; ++i) (void)c.get({"https://a" + std::to_string(i) + ".example", sv::AgentType::directory}, kNow + i);
+  EXPECT_LE(c.size(), 2u);
+}
+
+TEST(ServeDirectoryCache, AgentCardWithInlineKeys) {
+  sv::Metrics m;
+  std::string card = R"({"client_id":"https://agent.example/card","jwks":)" + jwks({keys().ed_pub}) + "}";
+  sv::DirectoryCache c({}, &m, [card](const std::string& url) -> pqsig::Result<cl::HttpResponse> {
+    cl::HttpResponse r;
+    r.status = 200;
+    r.url = url;
+    r.body = card;
+    return r;
+  });
+  auto k = c.get({"https://agent.example/card", sv::AgentType::cimd}, kNow);
+  ASSERT_TRUE(k.ok()) << k.error().what();
+  EXPECT_EQ((*k)->store.size() >= 1, true);
+}
+
+// ------------------------------------------------------------------ publisher
+
+TEST(ServePublisher, SignedResponseAndReload) {
+  TempDir d;
+  auto p1 = d.write("k.jwk", keys().ed_priv);
+  sv::DirectoryPublisher::Options o;
+  o.key_files = {p1};
+  auto pub = sv::DirectoryPublisher::create(o);
+  ASSERT_TRUE(pub.ok());
+  auto r = (*pub)->respond("agent.example", kNow);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->get("content-type").value(), pqsig::webbotauth::kDirectoryMediaType);
+  EXPECT_EQ(r->get("cache-control").value(), "max-age=300");
+  EXPECT_TRUE(pqsig::webbotauth::verify_directory(r.value(), "agent.example", kNow).policy_satisfied);
+  EXPECT_FALSE(pqsig::webbotauth::verify_directory(r.value(), "evil.example", kNow).policy_satisfied);
+  // Rotation: the new key is published after reload; a broken file keeps the old state.
+  d.write("k.jwk", keys().ml_priv);
+  ASSERT_TRUE((*pub)->reload().ok());
+  auto r2 = (*pub)->respond("agent.example", kNow);
+  EXPECT_NE(r2->body.find("ML-DSA-44"), std::string::npos);
+  d.write("k.jwk", "garbage");
+  EXPECT_FALSE((*pub)->reload().ok());
+  EXPECT_NE((*pub)->respond("agent.example", kNow)->body.find("ML-DSA-44"), std::string::npos);
+}
+
+// ------------------------------------------------------------------ signing client
+
+TEST(ServeClient, KeyCacheKeyedBySecret) {
+  cl::KeyCache kc;
+  auto a = kc.get(keys().ml_priv);
+  auto b = kc.get(keys().ml_priv);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->key.get(), b->key.get());
+  EXPECT_EQ(kc.derivations(), 1u);
+  // Rotation: a new secret is derived, never served from the old entry.
+  auto fresh = pqsig::SigningKey::generate(*pqsig::find_suite("ml-dsa-44").value());
+  auto rotated = kc.get(pqsig::jose::to_jwk(fresh.value(), true).value());
+  ASSERT_TRUE(rotated.ok());
+  EXPECT_EQ(kc.derivations(), 2u);
+  EXPECT_NE(rotated->keyid, a->keyid);
+  EXPECT_FALSE(kc.get("{\"kty\":\"OKP\"}").ok());
+}
+
+TEST(ServeClient, RotationChangesSigningKey) {
+  cl::Client c(client_opts());
+  cl::Url u{"https", "origin.example", "/", 443, true};
+  auto m1 = c.build_signed("GET", u, {}, {});
+  auto fresh = pqsig::SigningKey::generate(*pqsig::find_suite("ml-dsa-44").value());
+  ASSERT_TRUE(c.set_key("sig2", pqsig::jose::to_jwk(fresh.value(), true).value()).ok());
+  auto m2 = c.build_signed("GET", u, {}, {});
+  ASSERT_TRUE(m1.ok() && m2.ok());
+  std::string kid_new = pqsig::jose::load_jwk(pqsig::jose::to_jwk(fresh.value(), false).value())->thumbprint;
+  EXPECT_EQ(m1->get("signature-input")->find(kid_new), std::string::npos);
+  EXPECT_NE(m2->get("signature-input")->find(kid_new), std::string::npos);
+}
+
+TEST(ServeClient, PqFailureDegradesToSig1AndLogsOnce) {
+  pqsig::webbotauth::reset_log_once();
+  int logged = 0;
+  auto o = client_opts();
+  o.keys[1].second = "{\"kty\":\"AKP\",\"alg\":\"ML-DSA-44\",\"priv\":\"broken\"}";
+  o.log = [&logged](std::string_view) { ++logged; };
+  cl::Client c(o);
+  cl::Url u{"https", "origin.example", "/", 443, true};
+  for (int i = 0; i < 3; ++i) {
+    std::vector<std::string> labels;
+    auto m = c.build_signed("GET", u, {}, {}, &labels);
+    ASSERT_TRUE(m.ok());
+    EXPECT_EQ(labels, std::vector<std::string>{"sig1"});
+  }
+  EXPECT_EQ(logged, 1);
+  pqsig::webbotauth::set_log_sink(nullptr);
+}
+
+TEST(ServeClient, HeaderCapCheckedBeforeSigning) {
+  auto o = client_opts();
+  o.header_cap = 3000;  // ML-DSA-44 signature alone is 3228 bytes of base64
+  cl::Client c(o);
+  cl::Url u{"https", "origin.example", "/", 443, true};
+  auto m = c.build_signed("GET", u, {}, {});
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().code, Errc::policy);
+}
+
+TEST(ServeClient, UrlParsing) {
+  auto u = cl::parse_url("https://Example.COM:8443/a/b?c=d");
+  ASSERT_TRUE(u.ok());
+  EXPECT_EQ(u->authority(), "example.com:8443");
+  EXPECT_EQ(u->path_query, "/a/b?c=d");
+  EXPECT_EQ(cl::parse_url("https://example.com:443/")->authority(), "example.com");
+  EXPECT_FALSE(cl::parse_url("ftp://example.com/").ok());
+  EXPECT_FALSE(cl::parse_url("https://user:pw@example.com/").ok());
+  EXPECT_EQ(cl::resolve_url("https://a.example/x/y", "/z").value(), "https://a.example/z");
+  EXPECT_EQ(cl::resolve_url("https://a.example/x/y", "https://b.example/q").value(), "https://b.example/q");
+}
+
+TEST(ServeClient, PrivateAddressesRefusedWhenAsked) {
+  cl::HttpLimits l;
+  l.allow_http = true;
+  l.allow_private_addresses = false;
+  for (const char* url : {"http://127.0.0.1:1/", "http://10.0.0.1:1/", "http://[::1]:1/", "http://169.254.169.254/"}) {
+    auto r = cl::http_exchange("GET", url, {}, {}, l);
+    ASSERT_FALSE(r.ok()) << url;
+    EXPECT_EQ(r.error().code, Errc::policy) << url << ": " << r.error().message;
+  }
+  // The verifier's directory fetcher refuses them by default.
+  EXPECT_FALSE(sv::DirectoryCacheOptions{}.http.allow_private_addresses);
+}
+
+TEST(ServeDirectoryCache, ConcurrentFetchesBounded) {
+  sv::Metrics m;
+  sv::DirectoryCacheOptions o;
+  o.max_concurrent_fetches = 1;
+  std::atomic<bool> entered{false};
+  sv::DirectoryCache c(o, &m, [&entered](const std::string&) -> pqsig::Result<cl::HttpResponse> {
+    entered = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    return pqsig::Error{Errc::io, "slow and down"};
+  });
+  std::thread t([&] { (void)c.get({"https://a.example", sv::AgentType::directory}, kNow); });
+  for (int i = 0; i < 200 && !entered; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  auto r = c.get({"https://b.example", sv::AgentType::directory}, kNow);
+  t.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("too many"), std::string::npos) << r.error().message;
+}
+
+TEST(ServeClient, PlainHttpRefusedByDefault) {
+  cl::HttpLimits l;
+  auto r = cl::http_exchange("GET", "http://127.0.0.1:1/", {}, {}, l);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::policy);
+}
+
+}  // namespace

@@ -1,0 +1,151 @@
+// `pqsig serve verify` (the verifier service for nginx auth_request / Caddy forward_auth / Envoy
+// ext_authz) and `pqsig serve directory` (the signed key directory).
+#include <algorithm>
+#include <charconv>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "keyfile.hpp"
+#include "pqsig/serve.hpp"
+
+namespace pqsig::cli {
+namespace {
+
+namespace sv = pqsig::serve;
+
+void parse_listen(const std::string& s, sv::ServerOptions& o) {
+  auto colon = s.rfind(':');
+  if (colon == std::string::npos) throw Exit{kExitUsage, "--listen wants HOST:PORT"};
+  o.host = s.substr(0, colon);
+  if (o.host.size() > 2 && o.host.front() == '[' && o.host.back() == ']') o.host = o.host.substr(1, o.host.size() - 2);
+  unsigned port = 0;
+  auto ps = s.substr(colon + 1);
+  auto r = std::from_chars(ps.data(), ps.data() + ps.size(), port);
+  if (r.ec != std::errc() || r.ptr != ps.data() + ps.size() || port > 65535) throw Exit{kExitUsage, "--listen: bad port"};
+  o.port = static_cast<std::uint16_t>(port);
+}
+
+struct VerifyCmd {
+  std::string listen = "127.0.0.1:8089", policy, redis, scheme = "https", ca_file, ready_file;
+  std::vector<std::string> keys;
+  bool fail_open = false, no_dir = false, allow_http = false, no_replay = false, allow_private = false;
+  long dir_timeout_ms = 2000;
+  std::size_t dir_max_bytes = 256 * 1024, dir_max_entries = 1024, max_header = 16 * 1024;
+  std::int64_t negative_ttl = 30, stale_cap = 3600;
+  int threads = 4;
+};
+
+void run_verify(const VerifyCmd& c) {
+  sv::ServerOptions so;
+  parse_listen(c.listen, so);
+  so.threads = c.threads;
+  so.max_header_bytes = c.max_header;
+  so.max_body_bytes = 64 * 1024;
+  so.ready_file = c.ready_file;
+  sv::VerifyOptions vo;
+  if (!c.policy.empty()) {
+    auto p = sv::parse_policy(read_text(c.policy));
+    if (!p) throw Exit{kExitUsage, c.policy + ": " + p.error().message};
+    vo.policy = p.value();
+  }
+  vo.scheme = c.scheme;
+  vo.replay_fail_open = c.fail_open;
+  vo.max_header_bytes = c.max_header;
+  std::vector<std::string> texts;
+  for (const auto& k : c.keys) texts.push_back(read_text(k));
+  static sv::Metrics metrics;
+  sv::DirectoryCacheOptions dco;
+  dco.http.connect_timeout_ms = c.dir_timeout_ms;
+  dco.http.total_timeout_ms = c.dir_timeout_ms;
+  dco.http.max_body = c.dir_max_bytes;
+  dco.http.ca_file = c.ca_file;
+  dco.http.allow_http = c.allow_http;
+  dco.http.allow_private_addresses = c.allow_private;
+  dco.max_concurrent_fetches = static_cast<std::size_t>(std::max(1, c.threads / 2));
+  dco.max_entries = c.dir_max_entries;
+  dco.negative_ttl = c.negative_ttl;
+  dco.stale_cap = c.stale_cap;
+  if (c.allow_http) std::cerr << "pqsig serve verify: WARNING: --insecure-allow-http: directories over plain HTTP (tests only)\n";
+  std::unique_ptr<sv::DirectoryCache> dirs;
+  if (!c.no_dir) dirs = std::make_unique<sv::DirectoryCache>(dco, &metrics);
+  std::unique_ptr<sv::ReplayStore> replay;
+  if (!c.redis.empty()) {
+    auto ro = sv::RedisReplayStore::parse_url(c.redis);
+    if (!ro) throw Exit{kExitUsage, "--redis: " + ro.error().message};
+    replay = std::make_unique<sv::RedisReplayStore>(ro.value());
+  } else if (!c.no_replay) {
+    replay = std::make_unique<sv::MemoryReplayStore>();
+  }
+  auto v = sv::Verifier::create(vo, texts, dirs.get(), replay.get(), &metrics);
+  if (!v) throw Exit{kExitUsage, v.error().message};
+  int rc = sv::run_verify_server(*v.value(), metrics, so);
+  if (rc != 0) throw Exit{rc, ""};
+}
+
+struct DirCmd {
+  std::string listen = "127.0.0.1:8090", ready_file;
+  std::vector<std::string> keys;
+  std::int64_t max_age = 300, expires = 3600;
+  int threads = 2;
+};
+
+void run_directory(const DirCmd& c) {
+  sv::ServerOptions so;
+  parse_listen(c.listen, so);
+  so.threads = c.threads;
+  so.ready_file = c.ready_file;
+  sv::DirectoryPublisher::Options po;
+  po.key_files = c.keys;
+  po.max_age = c.max_age;
+  po.expires_in = c.expires;
+  auto p = sv::DirectoryPublisher::create(po);
+  if (!p) throw Exit{kExitUsage, p.error().message};
+  int rc = sv::run_directory_server(*p.value(), so);
+  if (rc != 0) throw Exit{rc, ""};
+}
+
+}  // namespace
+
+void register_serve(CLI::App& app) {
+  auto* serve = app.add_subcommand("serve", "Web Bot Auth in the path: verifier service, key directory server");
+  serve->require_subcommand(1);
+
+  auto vc = std::make_shared<VerifyCmd>();
+  auto* v = serve->add_subcommand("verify", "HTTP verifier for nginx auth_request / Caddy forward_auth / Envoy ext_authz");
+  v->add_option("--listen", vc->listen, "HOST:PORT (default 127.0.0.1:8089; port 0 = any)");
+  v->add_option("--keys", vc->keys, "static JWKS / JWK file(s)");
+  v->add_option("--policy", vc->policy, "policy JSON file (strict; default: safe web-bot-auth policy)");
+  v->add_option("--redis", vc->redis, "redis://host:port[/db] nonce replay store shared by a fleet");
+  v->add_flag("--replay-fail-open", vc->fail_open, "accept (counted) when the replay store is unreachable (default: refuse)");
+  v->add_flag("--no-replay-store", vc->no_replay, "no in-process nonce store (only with --redis absent and no require_nonce)");
+  v->add_flag("--no-directory-fetch", vc->no_dir, "never fetch Signature-Agent directories (static keys only)");
+  v->add_flag("--insecure-allow-http", vc->allow_http, "TESTS ONLY: allow http:// directories");
+  v->add_flag("--allow-private-directories", vc->allow_private,
+              "fetch directories on loopback / private addresses (default: refused, no SSRF into the internal network)");
+  v->add_option("--ca-file", vc->ca_file, "CA bundle trusted for directory TLS (replaces the system store; TLS verification stays on)");
+  v->add_option("--directory-timeout-ms", vc->dir_timeout_ms, "directory connect / total timeout (default 2000)");
+  v->add_option("--directory-max-bytes", vc->dir_max_bytes, "directory response size cap (default 256 KiB)");
+  v->add_option("--directory-cache-entries", vc->dir_max_entries, "cached directories (default 1024)");
+  v->add_option("--negative-ttl", vc->negative_ttl, "seconds a failed directory fetch is remembered (default 30)");
+  v->add_option("--stale-cap", vc->stale_cap, "seconds expired keys may be served while fetches fail (default 3600)");
+  v->add_option("--max-header-bytes", vc->max_header, "auth request header section limit (default 16384)");
+  v->add_option("--scheme", vc->scheme, "scheme of the original requests (default https)");
+  v->add_option("--threads", vc->threads, "I/O threads (default 4)");
+  v->add_option("--ready-file", vc->ready_file, "write HOST:PORT here once listening");
+  v->callback([vc] { run_verify(*vc); });
+
+  auto dc = std::make_shared<DirCmd>();
+  auto* d = serve->add_subcommand("directory", "serve /.well-known/http-message-signatures-directory, signed; SIGHUP reloads keys");
+  d->add_option("--listen", dc->listen, "HOST:PORT (default 127.0.0.1:8090; port 0 = any)");
+  d->add_option("--key", dc->keys, "private JWK file(s) (published and used to sign the response)")->required();
+  d->add_option("--max-age", dc->max_age, "Cache-Control max-age seconds (default 300)");
+  d->add_option("--expires", dc->expires, "response signature validity seconds (default 3600)");
+  d->add_option("--threads", dc->threads, "I/O threads (default 2)");
+  d->add_option("--ready-file", dc->ready_file, "write HOST:PORT here once listening");
+  d->callback([dc] { run_directory(*dc); });
+}
+
+}  // namespace pqsig::cli
