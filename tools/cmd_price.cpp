@@ -197,13 +197,12 @@ void run_price(const PriceArgs& a) {
         std::cout.flush();
       }
     }
-    if (!show_progress || g_interrupt.load()) return;
+    if (!show_progress || g_interrupt.load() || p.finished) return;  // the next call redraws
     if (err_tty) {
       std::fprintf(stderr, "\r\033[K[%zu/%zu] %s %s · %s elapsed · ETA %s · Ctrl-C prints what is measured",
-                   p.index + 1, p.total, p.suite.c_str(), p.finished ? "" : p.op.c_str(), duration(elapsed()).c_str(),
-                   eta().c_str());
+                   p.index + 1, p.total, p.suite.c_str(), p.op.c_str(), duration(elapsed()).c_str(), eta().c_str());
       progress_shown = true;
-    } else if (p.op == "prepare" && !p.finished) {
+    } else if (p.op == "prepare") {
       std::fprintf(stderr, "[%2zu/%zu] %s (%s elapsed, ETA %s)\n", p.index + 1, p.total, p.suite.c_str(),
                    duration(elapsed()).c_str(), eta().c_str());
     }

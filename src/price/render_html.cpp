@@ -232,7 +232,11 @@ std::string render_html(const Report& rep) {
     h += fmt("<div class=\"banner tail\"><b>Interrupted</b> (Ctrl-C) after %zu of %zu suites: this report holds what was "
              "measured so far.</div>",
              rep.suites.size(), std::max(rep.suites_planned, rep.suites.size()));
-  h += "<section id=\"verdict\"><h2>Verdict</h2><p class=\"verdict\">" + esc(verdict_paragraph(rep)) + "</p></section>\n";
+  {
+    std::string v = esc(verdict_paragraph(rep));
+    if (v.rfind("Verdict", 0) == 0) v = "<b>Verdict</b>" + v.substr(7);
+    h += "<section id=\"verdict\"><p class=\"verdict\">" + v + "</p></section>\n";
+  }
 
   // ---- headline cards
   auto find = [&](std::string_view id) -> const SuiteResult* {
