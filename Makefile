@@ -24,8 +24,12 @@ interop-deps:
 test: build interop-deps
 	@ctest --test-dir $(BUILD) --output-on-failure -j$$(nproc)
 
-price: build
-	@./$(BUILD)/pqsig price
+# `make price` builds only the library and the CLI (tests and benchmarks build under `make test` /
+# `make bench`), then measures. PRICE_ARGS passes options: make price PRICE_ARGS="--quick --html r.html"
+PRICE_ARGS ?=
+price: configure
+	@cmake --build $(BUILD) -j$$(nproc) --target pqsig_cli
+	@./$(BUILD)/pqsig price $(PRICE_ARGS)
 
 bench: build
 	@./$(BUILD)/pqsig_bench --benchmark_min_time=0.2

@@ -3,6 +3,8 @@
 // workload model (surfaces, budgets, caps) and the report writers (text, JSON, JSONL, HTML).
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -28,6 +30,9 @@ struct Stats {
   double spread() const noexcept { return median_ns > 0 ? p90_ns / median_ns : 0.0; }
   /// Operations per second on one core at the median.
   double per_second() const noexcept { return median_ns > 0 ? 1e9 / median_ns : 0.0; }
+  /// Below this many timed samples a p90 / p99 is mostly the maximum: it is shown with a caveat.
+  static constexpr std::size_t kMinTailSamples = 20;
+  bool tail_reliable() const noexcept { return n >= kMinTailSamples; }
 };
 
 /// Percentile of ascending-sorted data, linear interpolation between closest ranks
@@ -171,11 +176,18 @@ struct MeasureOptions {
   /// Time samples with the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) instead of
   /// std::chrono::steady_clock: robust on a shared, loaded machine. The budget stays wall time.
   bool thread_cpu_time = false;
+  /// Set (e.g. from a SIGINT handler) → the current operation stops after its current sample and
+  /// the remaining ones are skipped; what was measured is kept and marked interrupted.
+  const std::atomic<bool>* cancel = nullptr;
+  bool cancelled() const noexcept { return cancel && cancel->load(std::memory_order_relaxed); }
 };
 
 /// One timed operation. run() performs one operation (cycling its own inputs).
 struct Operation {
-  std::string name;  ///< keygen | sign | verify | encaps | decaps
+  /// keygen | sign | verify | verify_prepared | encaps | decaps. `verify` is cold: it decodes the
+  /// encoded public key on every call (as liboqs measures it; a ledger sees many keys);
+  /// `verify_prepared` uses a key decoded once (an origin checking one crawler's requests).
+  std::string name;
   std::function<Status()> run;
   /// Time of one call already made while preparing (0 = none). When it is a slow call it serves
   /// as the warm-up and first sample, so a multi-second signature is not paid twice.
@@ -188,6 +200,7 @@ struct OpResult {
   std::size_t batch = 1;         ///< operations per timed sample
   std::vector<double> samples;   ///< ns per operation, in order (only with keep_samples)
   std::string error;             ///< non-empty: the operation failed while measured
+  bool interrupted = false;      ///< cut short by MeasureOptions::cancel
 };
 
 struct Sizes {
@@ -220,6 +233,7 @@ struct SuiteResult {
   bool available = false;
   std::string note;              ///< why not available / what failed
   std::vector<OpResult> ops;
+  bool interrupted = false;      ///< some operations were cut short or skipped (Ctrl-C)
   Sizes sizes;                   ///< registry sizes when not available
   std::size_t message_bytes = 0;
   const OpResult* op(std::string_view name) const noexcept;
@@ -227,7 +241,10 @@ struct SuiteResult {
 
 struct Progress {
   std::size_t index = 0, total = 0;
-  std::string suite, op;
+  std::string suite, op;  ///< op "prepare" before keys are made, else the operation about to run
+  /// Non-null: this call reports an operation just measured (op_index-th of the suite).
+  const OpResult* finished = nullptr;
+  std::size_t op_index = 0;
 };
 using ProgressFn = std::function<void(const Progress&)>;
 
@@ -243,8 +260,31 @@ struct Environment {
   std::string cpu_model, cpu_flags, os, governor, compiler, cxx_flags, build_type, version, commit, date_utc,
       hostname;
   unsigned cores = 1;
+  /// /proc/loadavg (1, 5, 15 minutes) before and after the run; -1 = not readable.
+  std::array<double, 3> load_before{-1, -1, -1}, load_after{-1, -1, -1};
+  /// CPU time other processes used during the run, in % of all cores (from /proc/stat minus this
+  /// process's own CPU time); -1 = not measured.
+  double others_cpu_pct = -1;
+  /// The machine was busy (others' load during the run): tails and medians are inflated.
+  bool busy = false;
+  std::string busy_reason;
 };
 Environment capture_environment();
+
+/// A snapshot of the machine's load: load averages, all CPUs' busy time, this process's CPU time.
+struct LoadSnapshot {
+  std::array<double, 3> loadavg{-1, -1, -1};
+  double all_busy_s = -1;   ///< busy (non-idle, non-iowait) CPU seconds of every core since boot
+  double self_cpu_s = 0;    ///< this process's user + system CPU seconds
+  double wall_s = 0;        ///< steady clock seconds
+};
+LoadSnapshot sample_load();
+/// Records load_before / load_after, others_cpu_pct and the busy verdict: busy when the 1-minute
+/// load before the run exceeds half the cores, or other processes used more than 25% of the
+/// machine during it.
+void record_load(Environment& e, const LoadSnapshot& before, const LoadSnapshot& after);
+/// Pure part of record_load (tested on made-up figures).
+void judge_load(Environment& e, double others_busy_s, double wall_s);
 
 // ============================================================== the report
 struct HybridRow {
@@ -259,6 +299,73 @@ struct HybridRow {
   double classical_sign_ns = 0, hybrid_sign_ns = 0;
   double verifies_per_s_before = 0, verifies_per_s_after = 0;
 };
+
+// ============================================================== multi-core throughput (--multi N)
+/// Runs each function in its own thread, all started together, each calling its function
+/// repeatedly until duration_ms has passed (an operation in flight is finished). Returns the
+/// summed rate in operations per second; an error from any call stops the run with that error.
+Result<double> run_throughput(const std::vector<std::function<Status()>>& per_thread, double duration_ms,
+                              const std::atomic<bool>* cancel = nullptr);
+
+struct ThroughputRow {
+  std::string op;
+  unsigned threads = 0;
+  double ops_per_s_1 = 0;      ///< one thread, same method and duration
+  double ops_per_s_n = 0;      ///< `threads` threads, each with its own keys
+  std::string error;
+  /// ops/s on N cores ÷ ops/s on one core (ideal: N).
+  double scaling() const noexcept { return ops_per_s_1 > 0 ? ops_per_s_n / ops_per_s_1 : 0.0; }
+};
+/// Throughput of every operation of a suite on 1 and on `threads` threads (each thread prepares
+/// its own keys and inputs). Unavailable suite → its error.
+Result<std::vector<ThroughputRow>> measure_throughput(const SuiteInfo& s, const SampleRequest& r,
+                                                      const MeasureOptions& o, unsigned threads,
+                                                      double duration_ms);
+
+// ============================================================== the prediction (--predict FILE)
+/// A prediction written before the run (the settlement write-up's practice): expected medians per
+/// suite and operation, expected verdicts per suite and surface ("fits" | "tail" | "over") and
+/// per header cap ("fits" | "431"). Kept byte-for-byte as written.
+struct Prediction {
+  std::string text;    ///< the file, unchanged
+  std::string source;  ///< its path
+  std::string note;    ///< the author's own words (optional "note")
+  std::string file_mtime_utc;  ///< when the file was last written (set by the CLI)
+  struct Median {
+    std::string suite, op;
+    double median_ns = 0;
+  };
+  struct Verdict {
+    std::string suite, surface;  ///< surface "headers" = the header cap
+    std::string verdict;
+  };
+  std::vector<Median> medians;
+  std::vector<Verdict> verdicts;
+};
+/// Limits of a prediction file.
+inline constexpr std::size_t kPredictionMaxBytes = 1 << 20;
+inline constexpr std::size_t kPredictionMaxNote = 4096;
+/// Strict: unknown keys, duplicate keys, unknown suites / operations / surfaces, wrong types and
+/// out-of-range numbers are typed errors naming the offending key. `null` = no prediction.
+Result<Prediction> prediction_from_json(std::string_view text, const Workload& w);
+/// A starting file: every operation and surface of the given suites, values null.
+std::string prediction_template(const Workload& w, const std::vector<const SuiteInfo*>& suites);
+
+struct ReviewRow {
+  std::string suite;
+  std::string item;              ///< an operation ("sign") or a surface ("discovery", "headers")
+  bool is_verdict = false;
+  bool measured = false;         ///< false: the suite / operation was not measured in this run
+  double predicted_ns = 0, measured_ns = 0;
+  double ratio = 0;              ///< measured ÷ predicted (medians)
+  std::string predicted_verdict, measured_verdict;
+  bool flipped = false;          ///< verdicts: measured differs from predicted
+};
+struct Report;
+/// The review of a prediction against a report's measurements (called by analyze).
+std::vector<ReviewRow> review_prediction(const Prediction& p, const Report& rep);
+/// The measured verdict word of a surface: fits (median and p90) | tail (median only) | over.
+std::string verdict_word(const SurfaceVerdict& v);
 
 struct SuiteVerdicts {
   const SuiteResult* result = nullptr;
@@ -277,6 +384,12 @@ struct Report {
   std::vector<SuiteVerdicts> verdicts;
   std::vector<HybridRow> hybrids;
   double reference_verify_ns = 0;  ///< 0: the VU reference suite was not measured
+  bool interrupted = false;        ///< Ctrl-C: the report holds what was measured so far
+  std::size_t suites_planned = 0;  ///< suites selected (interrupted runs measured fewer)
+  unsigned multi_threads = 0;      ///< --multi N (0 = not run)
+  std::vector<std::pair<const SuiteInfo*, std::vector<ThroughputRow>>> throughput;
+  std::optional<Prediction> prediction;
+  std::vector<ReviewRow> review;   ///< derived (by analyze) when a prediction was given
 };
 
 /// Computes verdicts, ledger rows and hybrid rows from the measured suites.
@@ -286,6 +399,20 @@ void analyze(Report& rep);
 Result<std::vector<const SuiteInfo*>> select_suites(const Workload& w, std::string_view filter);
 
 std::string render_text(const Report& rep);
+/// One paragraph: what fits each surface and the header cap, what does not and by how much.
+std::string verdict_paragraph(const Report& rep);
+/// Streaming pieces of the text report: the lines printed before measuring, the time table's
+/// header and one suite's rows (id_width: the suite column's width), and everything after the
+/// time table (verdict first).
+std::string render_text_intro(const Report& rep);
+std::string render_time_header(std::size_t id_width);
+std::string render_time_rows(const SuiteResult& r, std::size_t id_width);
+/// One operation's row (the suite id shown on the first operation only).
+std::string render_time_row(std::string_view suite_id, const OpResult& op, bool first, std::size_t id_width);
+/// A suite that could not be measured, as a time-table row.
+std::string render_time_unavailable(const SuiteResult& r, std::size_t id_width);
+std::string render_text_summary(const Report& rep);
+std::size_t time_id_width(const std::vector<const SuiteInfo*>& suites);
 std::string render_json(const Report& rep);
 /// Environment record, one summary record per operation, then every raw sample.
 std::string render_jsonl(const Report& rep);
@@ -294,5 +421,7 @@ std::string render_html(const Report& rep);
 /// Formatting helpers (shared by the renderers; exposed for tests).
 std::string format_ns(double ns);
 std::string format_bytes(std::size_t n);
+/// Operations per second, readable at every magnitude: 1.23M, 65k, 6,503, 36.0, 3.60, 0.272.
+std::string format_rate(double per_s);
 
 }  // namespace pqsig::price

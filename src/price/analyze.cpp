@@ -79,12 +79,16 @@ void analyze(Report& rep) {
     v.result = &r;
     if (r.available && r.suite->cls != SuiteClass::kem) {
       const OpResult* sg = r.op("sign");
+      // An origin verifies one crawler's key on many requests: surfaces use the prepared key
+      // (when the suite has one); the ledger sees many keys and uses cold verification.
+      const OpResult* vp = r.op("verify_prepared");
       const OpResult* vf = r.op("verify");
       if (sg) {
         for (const auto& s : w.surfaces) {
-          if (s.verifications_per_request > 0 && !vf) continue;
+          const OpResult* sv = vp ? vp : vf;
+          if (s.verifications_per_request > 0 && !sv) continue;
           v.surfaces.push_back(evaluate_surface(s, w, sg->stats.median_ns, sg->stats.p90_ns,
-                                                vf ? vf->stats.median_ns : 0, vf ? vf->stats.p90_ns : 0,
+                                                sv ? sv->stats.median_ns : 0, sv ? sv->stats.p90_ns : 0,
                                                 r.sizes.request_headers));
         }
       }
@@ -148,6 +152,8 @@ void analyze(Report& rep) {
     }
     rep.hybrids.push_back(std::move(h));
   }
+  rep.review.clear();
+  if (rep.prediction) rep.review = review_prediction(*rep.prediction, rep);
 }
 
 std::string format_ns(double ns) {
@@ -159,6 +165,18 @@ std::string format_ns(double ns) {
   else if (ns < 1e7) std::snprintf(b, sizeof b, "%.2f ms", ns / 1e6);
   else if (ns < 1e9) std::snprintf(b, sizeof b, "%.1f ms", ns / 1e6);
   else std::snprintf(b, sizeof b, "%.2f s", ns / 1e9);
+  return b;
+}
+
+std::string format_rate(double per_s) {
+  char b[32];
+  if (!(per_s > 0)) return "-";
+  if (per_s >= 1e6) std::snprintf(b, sizeof b, "%.2fM", per_s / 1e6);
+  else if (per_s >= 1e4) std::snprintf(b, sizeof b, "%.0fk", per_s / 1e3);
+  else if (per_s >= 100) return format_bytes(static_cast<std::size_t>(per_s + 0.5));
+  else if (per_s >= 10) std::snprintf(b, sizeof b, "%.1f", per_s);
+  else if (per_s >= 1) std::snprintf(b, sizeof b, "%.2f", per_s);
+  else std::snprintf(b, sizeof b, "%.3g", per_s);
   return b;
 }
 

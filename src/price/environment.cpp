@@ -1,7 +1,11 @@
 // `pqsig price` environment record: CPU, cores, compiler and flags, version, commit, OS, governor, date.
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
+#include <algorithm>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -82,6 +86,58 @@ Environment capture_environment() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   e.date_utc = buf;
   return e;
+}
+
+LoadSnapshot sample_load() {
+  LoadSnapshot l;
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    double a = 0, b = 0, c = 0;
+    if (std::fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3) l.loadavg = {a, b, c};
+    std::fclose(f);
+  }
+  // /proc/stat "cpu  user nice system idle iowait irq softirq steal ...", in USER_HZ ticks.
+  if (FILE* f = std::fopen("/proc/stat", "r")) {
+    unsigned long long v[8] = {};
+    if (std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+                    &v[7]) == 8) {
+      const long hz = sysconf(_SC_CLK_TCK);
+      const unsigned long long busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+      if (hz > 0) l.all_busy_s = static_cast<double>(busy) / static_cast<double>(hz);
+    }
+    std::fclose(f);
+  }
+  struct rusage ru{};
+  if (getrusage(RUSAGE_SELF, &ru) == 0)
+    l.self_cpu_s = static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+                   static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  l.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  return l;
+}
+
+void judge_load(Environment& e, double others_busy_s, double wall_s) {
+  const double cores = e.cores ? static_cast<double>(e.cores) : 1.0;
+  if (others_busy_s >= 0 && wall_s > 0) e.others_cpu_pct = std::max(0.0, 100.0 * others_busy_s / (wall_s * cores));
+  char buf[160];
+  std::string why;
+  if (e.load_before[0] > 0.5 * cores) {
+    std::snprintf(buf, sizeof buf, "1-minute load %.2f before the run on %u cores", e.load_before[0], e.cores);
+    why = buf;
+  }
+  if (e.others_cpu_pct > 25.0) {
+    std::snprintf(buf, sizeof buf, "other processes used %.0f%% of the machine during the run", e.others_cpu_pct);
+    why += (why.empty() ? "" : "; ") + std::string(buf);
+  }
+  e.busy = !why.empty();
+  e.busy_reason = why;
+}
+
+void record_load(Environment& e, const LoadSnapshot& before, const LoadSnapshot& after) {
+  e.load_before = before.loadavg;
+  e.load_after = after.loadavg;
+  double others = -1;
+  if (before.all_busy_s >= 0 && after.all_busy_s >= 0)
+    others = std::max(0.0, (after.all_busy_s - before.all_busy_s) - (after.self_cpu_s - before.self_cpu_s));
+  judge_load(e, others, after.wall_s - before.wall_s);
 }
 
 }  // namespace pqsig::price

@@ -2,6 +2,7 @@
 // network): bar charts of time and bytes per suite, the surface verdicts, the ledger, the
 // hybrids and the environment.
 #include <algorithm>
+#include <string>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -174,6 +175,9 @@ td.id{font-weight:600;white-space:nowrap}
 .fits{background:var(--okbg);color:var(--ok)}.tail{background:var(--warnbg);color:var(--warn)}.over{background:var(--badbg);color:var(--bad)}
 .badge{display:inline-block;border-radius:6px;padding:1px 7px;font-weight:700;font-size:12px}
 .na-row td{color:var(--muted)}.muted{color:var(--muted);fill:var(--muted)}
+.banner{border-radius:10px;padding:10px 14px;margin:0 0 14px}.few{color:var(--warn);font-weight:700}
+p.verdict{font-size:14.5px;margin:4px 0 0;max-width:1080px}.c-vp{fill:#7dd3fc}
+pre.pred{white-space:pre-wrap;background:#f1f3f9;border-radius:8px;padding:10px 12px;font:12px ui-monospace,Menlo,Consolas,monospace;max-height:360px;overflow:auto}
 .est{display:inline-block;background:var(--warnbg);color:var(--warn);border-radius:6px;padding:0 6px;font-size:11px;font-weight:700}
 svg.chart{max-width:100%;height:auto;display:block}
 svg .label{font-size:12.5px;fill:var(--ink);font-weight:600}svg .legend{font-size:12px;fill:var(--ink)}
@@ -220,6 +224,20 @@ std::string render_html(const Report& rep) {
     h += "<span class=\"chip\">" + esc(c) + "</span>";
   h += "</div></header><main>\n";
 
+  // ---- the verdict, first
+  if (e.busy)
+    h += "<div class=\"banner over\"><b>The machine was busy</b> (" + esc(e.busy_reason) +
+         "): medians and tails are inflated. Rerun on an idle machine, or with <code>--cpu-time</code>.</div>";
+  if (rep.interrupted)
+    h += fmt("<div class=\"banner tail\"><b>Interrupted</b> (Ctrl-C) after %zu of %zu suites: this report holds what was "
+             "measured so far.</div>",
+             rep.suites.size(), std::max(rep.suites_planned, rep.suites.size()));
+  {
+    std::string v = esc(verdict_paragraph(rep));
+    if (v.rfind("Verdict", 0) == 0) v = "<b>Verdict</b>" + v.substr(7);
+    h += "<section id=\"verdict\"><p class=\"verdict\">" + v + "</p></section>\n";
+  }
+
   // ---- headline cards
   auto find = [&](std::string_view id) -> const SuiteResult* {
     for (const auto& r : rep.suites)
@@ -250,50 +268,6 @@ std::string render_html(const Report& rep) {
   }
   h += "</div>\n";
 
-  // ---- time chart
-  std::vector<Row> sig_rows, kem_rows, size_rows;
-  for (const auto& r : rep.suites) {
-    Row row;
-    row.label = std::string(r.suite->id);
-    row.available = r.available && !r.ops.empty();
-    row.note = r.available ? r.note : "not available in this build";
-    const bool kem = r.suite->cls == SuiteClass::kem;
-    static constexpr const char* kSigOps[] = {"keygen", "sign", "verify"};
-    static constexpr const char* kKemOps[] = {"keygen", "encaps", "decaps"};
-    for (const char* op : kem ? kKemOps : kSigOps) {
-      const OpResult* o = r.op(op);
-      row.value.push_back(o ? o->stats.median_ns : 0);
-      row.whisker.push_back(o ? o->stats.p90_ns : 0);
-    }
-    (kem ? kem_rows : sig_rows).push_back(row);
-    if (!kem) {
-      Row z;
-      z.label = row.label;
-      z.value = {static_cast<double>(r.sizes.sf_bytes), static_cast<double>(r.sizes.public_key)};
-      z.whisker = {0, 0};
-      z.available = z.value[0] > 0;
-      z.note = "variable size";
-      size_rows.push_back(z);
-    }
-  }
-  h += "<section id=\"time\"><h2>Time per operation <small>one core, median with p90 whisker</small></h2>"
-       "<p class=\"lead\">The tail matters: a rejection loop (ML-DSA) makes one signature's cost an accident, so the "
-       "p90 is drawn beside every median.</p>";
-  h += log_chart({{"keygen", "c-k"}, {"sign", "c-s"}, {"verify", "c-v"}}, sig_rows, unit_ns, unit_ns, "log scale · whisker = p90");
-  if (!kem_rows.empty()) {
-    h += "<h2 style=\"margin-top:18px\">Key exchange <small>keygen · encaps · decaps</small></h2>";
-    h += log_chart({{"keygen", "c-k"}, {"encaps", "c-s"}, {"decaps", "c-v"}}, kem_rows, unit_ns, unit_ns, "log scale · whisker = p90");
-  }
-  h += "</section>\n";
-
-  // ---- bytes chart
-  h += "<section id=\"bytes\"><h2>Bytes on the wire <small>signature as a Structured-Field byte sequence, and the public key</small></h2>"
-       "<p class=\"lead\">Sizes are the permanent cost: speeds come down with better code, bytes are fixed by the standard. "
-       "A signed request whose headers pass the cap is answered with <b>431</b>.</p>";
-  h += log_chart({{"signature (SF :base64:)", "c-s"}, {"public key", "c-pk"}}, size_rows, unit_bytes, tick_bytes,
-                 "log scale", static_cast<double>(w.header_cap_bytes), format_bytes(w.header_cap_bytes) + " B header cap");
-  h += "</section>\n";
-
   // ---- surfaces
   h += "<section id=\"surfaces\"><h2>Surfaces <small>CPU per request: median, with p90</small></h2>";
   h += "<p class=\"lead\">Budget " + ms(w.cpu_budget_ms) + " ms per request · production CPU factor " + fmt("%g", w.production_cpu_factor) +
@@ -322,10 +296,57 @@ std::string render_html(const Report& rep) {
   }
   h += "</tbody></table></section>\n";
 
+  // ---- time chart
+  std::vector<Row> sig_rows, kem_rows, size_rows;
+  for (const auto& r : rep.suites) {
+    Row row;
+    row.label = std::string(r.suite->id);
+    row.available = r.available && !r.ops.empty();
+    row.note = r.available ? r.note : "not available in this build";
+    const bool kem = r.suite->cls == SuiteClass::kem;
+    static constexpr const char* kSigOps[] = {"keygen", "sign", "verify", "verify_prepared"};
+    static constexpr const char* kKemOps[] = {"keygen", "encaps", "decaps", ""};
+    for (const char* op : kem ? kKemOps : kSigOps) {
+      if (!*op) continue;
+      const OpResult* o = r.op(op);
+      row.value.push_back(o ? o->stats.median_ns : 0);
+      row.whisker.push_back(o ? o->stats.p90_ns : 0);
+    }
+    (kem ? kem_rows : sig_rows).push_back(row);
+    if (!kem) {
+      Row z;
+      z.label = row.label;
+      z.value = {static_cast<double>(r.sizes.sf_bytes), static_cast<double>(r.sizes.public_key)};
+      z.whisker = {0, 0};
+      z.available = z.value[0] > 0;
+      z.note = "variable size";
+      size_rows.push_back(z);
+    }
+  }
+  h += "<section id=\"time\"><h2>Time per operation <small>one core, median with p90 whisker</small></h2>"
+       "<p class=\"lead\">The tail matters: a rejection loop (ML-DSA) makes one signature's cost an accident, so the "
+       "p90 is drawn beside every median.</p>";
+  h += log_chart({{"keygen", "c-k"}, {"sign", "c-s"}, {"verify (cold)", "c-v"}, {"verify (prepared)", "c-vp"}}, sig_rows, unit_ns,
+                 unit_ns, "log scale · whisker = p90");
+  if (!kem_rows.empty()) {
+    h += "<h2 style=\"margin-top:18px\">Key exchange <small>keygen · encaps · decaps</small></h2>";
+    h += log_chart({{"keygen", "c-k"}, {"encaps", "c-s"}, {"decaps", "c-v"}}, kem_rows, unit_ns, unit_ns, "log scale · whisker = p90");
+  }
+  h += "</section>\n";
+
+  // ---- bytes chart
+  h += "<section id=\"bytes\"><h2>Bytes on the wire <small>signature as a Structured-Field byte sequence, and the public key</small></h2>"
+       "<p class=\"lead\">Sizes are the permanent cost: speeds come down with better code, bytes are fixed by the standard. "
+       "A signed request whose headers pass the cap is answered with <b>431</b>.</p>";
+  h += log_chart({{"signature (SF :base64:)", "c-s"}, {"public key", "c-pk"}}, size_rows, unit_bytes, tick_bytes,
+                 "log scale", static_cast<double>(w.header_cap_bytes), format_bytes(w.header_cap_bytes) + " B header cap");
+  h += "</section>\n";
+
   // ---- operations table
+  bool few_samples = false;
   h += "<section id=\"operations\"><h2>All operations <small>median · p90 · p99 · p90/median · ops/s/core · samples</small></h2><table><thead><tr>"
        "<th>suite</th><th>op</th><th class=\"n\">median</th><th class=\"n\">p90</th><th class=\"n\">p99</th>"
-       "<th class=\"n\">p90/med</th><th class=\"n\">ops/s/core</th><th class=\"n\">samples</th></tr></thead><tbody>";
+       "<th class=\"n\">p90/med</th><th class=\"n\">ops/s/core</th><th class=\"n\">samples × batch</th></tr></thead><tbody>";
   for (const auto& r : rep.suites) {
     if (!r.available) {
       h += "<tr class=\"na-row\"><td class=\"id\">" + esc(r.suite->id) + "</td><td colspan=\"7\">" + esc(r.note) + "</td></tr>";
@@ -340,13 +361,20 @@ std::string render_html(const Report& rep) {
         continue;
       }
       const Stats& s = op.stats;
-      h += "<td class=\"n\">" + html_ns(s.median_ns) + "</td><td class=\"n\">" + html_ns(s.p90_ns) + "</td><td class=\"n\">" +
-           html_ns(s.p99_ns) + "</td><td class=\"n\">" + fmt("%.2f", s.spread()) + "</td><td class=\"n\">" +
-           format_bytes(static_cast<std::size_t>(s.per_second())) + "</td><td class=\"n\">" +
-           format_bytes(s.n * op.batch) + "</td></tr>";
+      const std::string star = s.tail_reliable() ? "" : "<sup class=\"few\" title=\"fewer than 20 samples\">*</sup>";
+      if (!s.tail_reliable()) few_samples = true;
+      h += "<td class=\"n\">" + html_ns(s.median_ns) + "</td><td class=\"n\">" + html_ns(s.p90_ns) + star +
+           "</td><td class=\"n\">" + html_ns(s.p99_ns) + star + "</td><td class=\"n\">" + fmt("%.2f", s.spread()) + "</td><td class=\"n\">" +
+           format_rate(s.per_second()) + "</td><td class=\"n\">" +
+           format_bytes(s.n) + (op.batch > 1 ? " × " + format_bytes(op.batch) : std::string()) + "</td></tr>";
     }
   }
-  h += "</tbody></table></section>\n";
+  h += "</tbody></table>";
+  if (few_samples)
+    h += fmt("<p class=\"lead\"><sup class=\"few\">*</sup> p90 / p99 from fewer than %zu samples: indicative only (with so few "
+             "samples the tail is the slowest one or two). Raise <code>--budget-ms</code> or <code>--min-samples</code>.</p>",
+             Stats::kMinTailSamples);
+  h += "</section>\n";
 
   // ---- sizes table
   h += "<section id=\"sizes\"><h2>Sizes <small>bytes</small></h2><table><thead><tr><th>suite</th><th class=\"n\">public key</th>"
@@ -412,8 +440,7 @@ std::string render_html(const Report& rep) {
            plus(x.classical_sig, x.hybrid_sig) + "</b></td><td class=\"n\">" + format_bytes(x.classical_pk) + " → " +
            format_bytes(x.hybrid_pk) + "</td><td class=\"n\"><b>" + plus(x.classical_pk, x.hybrid_pk) + "</b></td><td class=\"n\">" +
            format_bytes(x.classical_header) + " → " + format_bytes(x.hybrid_header) + "</td><td class=\"n\">" +
-           (x.available ? format_bytes(static_cast<std::size_t>(x.verifies_per_s_before)) + " → " +
-                              format_bytes(static_cast<std::size_t>(x.verifies_per_s_after)) +
+           (x.available ? format_rate(x.verifies_per_s_before) + " → " + format_rate(x.verifies_per_s_after) +
                               fmt(" (%.0f%%)", 100.0 * x.verifies_per_s_after / x.verifies_per_s_before)
                         : "not available (" + esc(x.note) + ")") +
            "</td></tr>";
@@ -421,6 +448,67 @@ std::string render_html(const Report& rep) {
     h += "</tbody></table>";
   }
   h += "</section>\n";
+
+  // ---- throughput (--multi N)
+  if (rep.multi_threads > 0) {
+    h += fmt("<section id=\"throughput\"><h2>Throughput on %u cores <small>--multi %u · one thread per core, each with its own "
+             "keys · ops/s summed</small></h2><p class=\"lead\">Scaling = ops/s on %u cores ÷ ops/s on one core, measured the same "
+             "way one after the other; ideal %u.00.</p>",
+             rep.multi_threads, rep.multi_threads, rep.multi_threads, rep.multi_threads);
+    h += fmt("<table><thead><tr><th>suite</th><th>op</th><th class=\"n\">1 core</th><th class=\"n\">%u cores</th>"
+             "<th class=\"n\">scaling</th></tr></thead><tbody>",
+             rep.multi_threads);
+    for (const auto& [s, rows] : rep.throughput) {
+      bool first = true;
+      for (const auto& row : rows) {
+        h += "<tr><td class=\"id\">" + (first ? esc(s->id) : std::string()) + "</td><td>" + esc(row.op) + "</td>";
+        first = false;
+        if (!row.error.empty()) {
+          h += "<td colspan=\"3\" class=\"over\">failed: " + esc(row.error) + "</td></tr>";
+          continue;
+        }
+        h += "<td class=\"n\">" + format_rate(row.ops_per_s_1) + "</td><td class=\"n\">" + format_rate(row.ops_per_s_n) +
+             "</td><td class=\"n\"><b>" + (row.scaling() > 0 ? fmt("×%.2f", row.scaling()) : std::string("–")) +
+             "</b></td></tr>";
+      }
+    }
+    h += "</tbody></table>";
+    if (rep.multi_threads > e.cores)
+      h += fmt("<p class=\"lead\">%u threads on %u cores: scaling beyond %u is not possible here.</p>", rep.multi_threads,
+               e.cores, e.cores);
+    h += "</section>\n";
+  }
+
+  // ---- prediction (--predict FILE)
+  if (rep.prediction) {
+    const Prediction& p = *rep.prediction;
+    std::size_t flips = 0, verdicts = 0;
+    for (const auto& r : rep.review)
+      if (r.is_verdict && r.measured) ++verdicts, flips += r.flipped;
+    h += "<section id=\"prediction\"><h2>Prediction review <small>" + esc(p.source) +
+         (p.file_mtime_utc.empty() ? "" : " · written " + esc(p.file_mtime_utc)) + "</small></h2>";
+    h += fmt("<p class=\"lead\">The prediction written before the run, against what it measured. Miss = measured ÷ predicted. "
+             "%zu of %zu verdicts flipped.</p>", flips, verdicts);
+    h += "<table><thead><tr><th>suite</th><th>item</th><th class=\"n\">predicted</th><th class=\"n\">measured</th>"
+         "<th class=\"n\">miss</th></tr></thead><tbody>";
+    for (const auto& r : rep.review) {
+      h += "<tr><td class=\"id\">" + esc(r.suite) + "</td><td>" + esc(r.item) + "</td>";
+      if (!r.measured) {
+        h += "<td class=\"n\">" + (r.is_verdict ? esc(r.predicted_verdict) : html_ns(r.predicted_ns)) +
+             "</td><td colspan=\"2\" class=\"muted\">not measured in this run</td></tr>";
+      } else if (r.is_verdict) {
+        h += "<td class=\"n\">" + esc(r.predicted_verdict) + "</td><td class=\"n\">" + esc(r.measured_verdict) +
+             "</td><td class=\"n\"><span class=\"badge " + (r.flipped ? "over\">flipped" : "fits\">held") + "</span></td></tr>";
+      } else {
+        const bool ok = r.ratio >= 0.8 && r.ratio <= 1.25;
+        h += "<td class=\"n\">" + html_ns(r.predicted_ns) + "</td><td class=\"n\">" + html_ns(r.measured_ns) +
+             "</td><td class=\"n\"><span class=\"badge " + (ok ? "fits" : "tail") + "\">" + fmt("×%.2f", r.ratio) +
+             "</span></td></tr>";
+      }
+    }
+    h += "</tbody></table><h2 style=\"margin-top:14px\">The prediction file, unchanged</h2><pre class=\"pred\">" + esc(p.text) +
+         "</pre></section>\n";
+  }
 
   // ---- environment
   h += "<section id=\"environment\"><h2>Environment</h2><dl>";
@@ -434,6 +522,11 @@ std::string render_html(const Report& rep) {
   dd("build type", e.build_type);
   dd("pqsig", e.version + " (commit " + e.commit + ")");
   dd("date (UTC)", e.date_utc);
+  if (e.load_before[0] >= 0)
+    dd("load average", fmt("before %.2f / %.2f / %.2f, after %.2f / %.2f / %.2f (1 / 5 / 15 min)", e.load_before[0],
+                           e.load_before[1], e.load_before[2], e.load_after[0], e.load_after[1], e.load_after[2]));
+  if (e.others_cpu_pct >= 0) dd("other processes", fmt("%.0f%% of the machine during the run", e.others_cpu_pct));
+  dd("machine busy", e.busy ? "yes: " + e.busy_reason : "no");
   dd("run", rep.mode + fmt(": warm-up %.0f ms, ≥ %zu samples and %.0f ms per operation; took %.1f s", rep.options.warmup_ms,
                            rep.options.min_samples, rep.options.budget_ms_per_op, rep.wall_seconds));
   std::string flags;

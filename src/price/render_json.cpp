@@ -12,13 +12,45 @@ namespace {
 json env_json(const Environment& e) {
   return {{"cpu_model", e.cpu_model}, {"cpu_flags", e.cpu_flags}, {"cores", e.cores},   {"os", e.os},
           {"hostname", e.hostname},   {"governor", e.governor},   {"compiler", e.compiler}, {"cxx_flags", e.cxx_flags},
-          {"build_type", e.build_type}, {"pqsig_version", e.version}, {"commit", e.commit}, {"date", e.date_utc}};
+          {"build_type", e.build_type}, {"pqsig_version", e.version}, {"commit", e.commit}, {"date", e.date_utc},
+          {"load_before", e.load_before}, {"load_after", e.load_after},
+          {"others_cpu_pct", e.others_cpu_pct}, {"busy", e.busy}, {"busy_reason", e.busy_reason}};
+}
+
+json prediction_json(const Report& rep) {
+  const Prediction& p = *rep.prediction;
+  json rv = json::array();
+  for (const auto& r : rep.review) {
+    json x = {{"suite", r.suite}, {"item", r.item}, {"kind", r.is_verdict ? "verdict" : "median"}, {"measured", r.measured}};
+    if (r.is_verdict) {
+      x["predicted"] = r.predicted_verdict;
+      if (r.measured) x["measured_verdict"] = r.measured_verdict, x["flipped"] = r.flipped;
+    } else {
+      x["predicted_ns"] = r.predicted_ns;
+      if (r.measured) x["measured_ns"] = r.measured_ns, x["miss_ratio"] = r.ratio;
+    }
+    rv.push_back(x);
+  }
+  // The file is recorded as its exact text (not re-serialised), beside the review.
+  return {{"source", p.source}, {"file_mtime", p.file_mtime_utc}, {"text", p.text}, {"review", rv}};
+}
+
+json throughput_json(const std::vector<ThroughputRow>& rows) {
+  json t = json::object();
+  for (const auto& r : rows) {
+    json x = {{"threads", r.threads}, {"ops_per_s_1", r.ops_per_s_1}, {"ops_per_s_n", r.ops_per_s_n},
+              {"scaling", r.scaling()}};
+    if (!r.error.empty()) x["error"] = r.error;
+    t[r.op] = x;
+  }
+  return t;
 }
 
 json stats_json(const Stats& s) {
   return {{"n", s.n},           {"median_ns", s.median_ns}, {"p90_ns", s.p90_ns},     {"p99_ns", s.p99_ns},
           {"min_ns", s.min_ns}, {"max_ns", s.max_ns},       {"mean_ns", s.mean_ns},   {"stddev_ns", s.stddev_ns},
-          {"p90_over_median", s.spread()}, {"ops_per_s_per_core", s.per_second()}};
+          {"p90_over_median", s.spread()}, {"ops_per_s_per_core", s.per_second()},
+          {"tail_reliable", s.tail_reliable()}};
 }
 
 json sizes_json(const Sizes& z) {
@@ -51,6 +83,12 @@ std::string render_json(const Report& rep) {
   j["options"] = options_json(rep);
   j["workload"] = json::parse(workload_to_json(rep.workload));  // (keys sorted here; --print-workload keeps order)
   j["wall_seconds"] = rep.wall_seconds;
+  j["interrupted"] = rep.interrupted;
+  j["suites_planned"] = rep.suites_planned;
+  j["verdict"] = verdict_paragraph(rep);
+  j["verify_semantics"] = "verify = cold, from the encoded public key on every call; verify_prepared = a key decoded once";
+  if (rep.prediction) j["prediction"] = prediction_json(rep);
+  if (rep.multi_threads) j["multi_threads"] = rep.multi_threads;
   j["vu_reference_verify_ns"] = rep.reference_verify_ns;
   json suites = json::array();
   for (const auto& v : rep.verdicts) {
@@ -64,9 +102,13 @@ std::string render_json(const Report& rep) {
       json oj = stats_json(op.stats);
       oj["batch"] = op.batch;
       if (!op.error.empty()) oj["error"] = op.error;
+      if (op.interrupted) oj["interrupted"] = true;
       ops[op.name] = oj;
     }
     s["ops"] = ops;
+    if (r.interrupted) s["interrupted"] = true;
+    for (const auto& [ts, rows] : rep.throughput)
+      if (ts == r.suite) s["throughput"] = throughput_json(rows);
     if (r.suite->cls != SuiteClass::kem) s["header_fits_cap"] = r.sizes.request_headers <= rep.workload.header_cap_bytes;
     json sv = json::array();
     for (const auto& x : v.surfaces)
@@ -123,7 +165,17 @@ std::string render_jsonl(const Report& rep) {
   json env = env_json(rep.env);
   env["type"] = "environment";
   env["options"] = options_json(rep);
+  env["interrupted"] = rep.interrupted;
   out += env.dump() + "\n";
+  if (rep.prediction) {
+    json p = prediction_json(rep);
+    p["type"] = "prediction";
+    out += p.dump() + "\n";
+  }
+  for (const auto& [ts, rows] : rep.throughput) {
+    json t = {{"type", "throughput"}, {"suite", ts->id}, {"ops", throughput_json(rows)}};
+    out += t.dump() + "\n";
+  }
   for (const auto& r : rep.suites) {
     if (!r.available) {
       out += json{{"type", "suite"}, {"suite", r.suite->id}, {"available", false}, {"note", r.note}}.dump() + "\n";
