@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "io.hpp"
 #include "pqsig/price.hpp"
 
 namespace pqsig::cli {
@@ -31,22 +32,14 @@ struct PriceArgs {
   std::size_t min_samples = 0, min_samples_slow = 0;
 };
 
-void write_file(const std::string& path, const std::string& data) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw Exit{kExitUsage, "cannot write " + path};
-  f << data;
-  if (!f) throw Exit{kExitUsage, "error writing " + path};
-}
+bool g_force = false;  // --force: replace existing --jsonl / --html files
+void write_file(const std::string& path, const std::string& data) { io::write_output(path, data, {.force = g_force}); }
 
 void run_price(const PriceArgs& a) {
   using namespace pqsig::price;
   Workload w = default_workload();
   if (!a.workload.empty()) {
-    std::ifstream f(a.workload, std::ios::binary);
-    if (!f) throw Exit{kExitUsage, "cannot read workload file " + a.workload};
-    std::stringstream ss;
-    ss << f.rdbuf();
-    auto r = workload_from_json(ss.str());
+    auto r = workload_from_json(io::read_file(a.workload));  // "-" = stdin
     if (!r) throw Exit{kExitUsage, a.workload + ": " + r.error().message};
     w = std::move(r.value());
   }
@@ -56,6 +49,8 @@ void run_price(const PriceArgs& a) {
     std::cout << workload_to_json(w);
     return;
   }
+  io::refuse_existing(a.jsonl, g_force);  // before measuring, not after
+  io::refuse_existing(a.html, g_force);
   auto sel = select_suites(w, a.suites);
   if (!sel) throw Exit{kExitUsage, sel.error().message};
 
@@ -143,6 +138,7 @@ void register_price(CLI::App& app) {
   cmd->add_flag("--cpu-time", a.cpu_time,
                 "time samples with the thread's CPU clock instead of wall time (for shared, loaded machines)");
   cmd->add_flag("--no-progress", a.no_progress, "no progress indicator on stderr");
+  cmd->add_flag("--force", g_force, "replace existing --jsonl / --html files");
   cmd->callback([] { run_price(a); });
 }
 
