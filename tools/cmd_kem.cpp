@@ -64,7 +64,7 @@ void register_kem(CLI::App& app) {
   keygen->add_option("--alg", kg.alg, "ml-kem-512|ml-kem-768|ml-kem-1024|x-wing|x25519-ml-kem-768|ml-kem-768+x25519-hkdf")
       ->required();
   keygen->add_option("-o,--out", kg.out, "private key file, created mode 0600 (default: stdout, never a terminal unless -o -)");
-  keygen->add_option("--pub", kg.pub, "also write the public JWK to this file (default: print it)");
+  keygen->add_option("--pub", kg.pub, "also write the public JWK to this file (default: print it when -o names a file)");
   keygen->add_flag("--force", kg.force, "replace existing files");
   keygen->callback([] {
     const SuiteInfo* s = take(parse_suite_ref(kg.alg), "--alg");

@@ -97,7 +97,7 @@ void man_walk(const CLI::App& a, std::string& out) {
       if (o->get_required()) d += " (required)";
       out += roff(d) + "\n";
     }
-    if (!subs.empty()) out += "Commands: " + roff([&] {
+    if (!subs.empty()) out += ".br\nCommands: " + roff([&] {
       std::string l;
       for (const CLI::App* c : subs) l += (l.empty() ? "" : ", ") + c->get_name();
       return l;
