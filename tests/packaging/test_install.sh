@@ -71,7 +71,7 @@ for mode in shared static; do
   static=OFF
   [[ $mode == static ]] && static=ON
   cmake -S "$T" -B "$T/cm_$mode" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$CXX" \
-    -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_PREFIX_PATH="$P" -DPQSIG_USE_STATIC_LIBS=$static >"$T/cm_$mode.log" 2>&1 \
+    -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_PREFIX_PATH="$P" -DUSE_STATIC=$static >"$T/cm_$mode.log" 2>&1 \
     || { cat "$T/cm_$mode.log"; fail "CMake consumer ($mode) configure"; }
   cmake --build "$T/cm_$mode" >>"$T/cm_$mode.log" 2>&1 || { cat "$T/cm_$mode.log"; fail "CMake consumer ($mode) build"; }
   check_run "$T/cm_$mode/consumer" $mode
