@@ -3,7 +3,7 @@ BUILD ?= build
 GENERATOR ?= Ninja
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test price bench clean interop-deps
+.PHONY: all deps configure build test price bench clean interop-deps install
 
 all: build
 
@@ -33,6 +33,13 @@ price: configure
 
 bench: build
 	@./$(BUILD)/pqsig_bench --benchmark_min_time=0.2
+
+# Install the CLI, libpqsig (.so + .a), headers, pkg-config + CMake files, man page and completions.
+# `make install PREFIX=$$HOME/.local` needs no root; DESTDIR=... stages (packagers).
+PREFIX ?= /usr/local
+install: configure
+	@cmake --build $(BUILD) -j$$(nproc) --target pqsig_install_set
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	@rm -rf $(BUILD)

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "io.hpp"
 #include "pqsig/jose.hpp"
 #include "pqsig/webbotauth.hpp"
 
@@ -20,15 +21,9 @@ namespace {
 namespace hs = pqsig::httpsig;
 namespace wba = pqsig::webbotauth;
 
-std::string read_stdin() { return std::string((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>()); }
+std::string read_stdin() { return io::read_file("-"); }
 
-std::string read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Exit{kExitUsage, "cannot read " + path};
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+std::string read_file(const std::string& path) { return io::read_file(path); }  // "-" = stdin
 
 std::int64_t now_or(std::int64_t v) { return v > 0 ? v : static_cast<std::int64_t>(std::time(nullptr)); }
 
@@ -88,6 +83,7 @@ void run_sign(const SignOpts& o) {
     std::ifstream probe(path);
     Result<jose::LoadedKey> k = Error{Errc::io, "cannot read key file " + path};
     if (probe) k = jose::load_jwk(read_file(path));
+    if (k && k->signing) io::check_private_key_file(path);
     if (!k || !k->signing) {
       std::string why = k ? "key file " + path + " holds no private key" : k.error().what();
       if (i == 0) throw Exit{kExitUsage, "label " + label + ": " + why};
@@ -102,6 +98,8 @@ void run_sign(const SignOpts& o) {
   if (labels.empty()) throw Exit{kExitUsage, "at least one --key is required"};
 
   if (o.profile == "web-bot-auth") {
+    if (o.expires <= 0 || o.expires > wba::kMaxExpiresIn)  // a usage error (exit 2), not an invalid signature
+      throw Exit{kExitUsage, "--expires must be 1.." + std::to_string(wba::kMaxExpiresIn) + " seconds"};
     wba::SignerOptions so;
     so.created = now_or(o.created);
     so.expires_in = o.expires;
@@ -301,6 +299,7 @@ void run_dir_sign(const DirOpts& o) {
     auto k = jose::load_jwk(read_file(path));
     if (!k) throw Exit{kExitUsage, path + ": " + k.error().message};
     if (!k->signing) throw Exit{kExitUsage, path + ": not a private key"};
+    io::check_private_key_file(path);
     loaded.push_back(std::move(k.value()));
     keys.push_back({&*loaded.back().signing, loaded.back().thumbprint});
   }

@@ -2,7 +2,8 @@
 // x25519-ml-kem-768, ml-kem-768+x25519-hkdf). Key files are JWKs (AKP, "priv" = the seed) written
 // and read through include/pqsig/jose.hpp.
 //
-//   pqsig kem keygen --alg ml-kem-768 -o key.jwk [--pub pub.jwk] [--force]  (public JWK to stdout without --pub)
+//   pqsig kem keygen --alg ml-kem-768 [-o key.jwk] [--pub pub.jwk] [--force]  (public JWK to stdout without --pub;
+//       without -o the private JWK goes to stdout, never to a terminal unless -o -)
 //   pqsig kem encaps --pub key.jwk [--print-secret] [--format base64|hex]
 //       prints the ciphertext; the shared secret only with --print-secret (it is a secret)
 //   pqsig kem decaps --key key.jwk (--ciphertext <text> | --in <file> | stdin) [--format base64|hex]
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "io.hpp"
 #include "keyfile.hpp"
 #include "pqsig/jose.hpp"
 #include "pqsig/suite.hpp"
@@ -61,8 +63,8 @@ void register_kem(CLI::App& app) {
   auto* keygen = kem->add_subcommand("keygen", "generate a KEM key pair (private JWK, priv = seed)");
   keygen->add_option("--alg", kg.alg, "ml-kem-512|ml-kem-768|ml-kem-1024|x-wing|x25519-ml-kem-768|ml-kem-768+x25519-hkdf")
       ->required();
-  keygen->add_option("-o,--out", kg.out, "private key file (JWK, written with mode 0600)")->required();
-  keygen->add_option("--pub", kg.pub, "also write the public JWK to this file (default: print it)");
+  keygen->add_option("-o,--out", kg.out, "private key file, created mode 0600 (default: stdout, never a terminal unless -o -)");
+  keygen->add_option("--pub", kg.pub, "also write the public JWK to this file (default: print it when -o names a file)");
   keygen->add_flag("--force", kg.force, "replace existing files");
   keygen->callback([] {
     const SuiteInfo* s = take(parse_suite_ref(kg.alg), "--alg");
@@ -70,9 +72,11 @@ void register_kem(CLI::App& app) {
     auto sk = take(KemPrivateKey::generate(*s), s->id.data());
     const std::string priv = take(jose::to_jwk(sk, true), "JWK");
     const std::string pub = take(jose::to_jwk(sk, false), "JWK");
-    write_file_atomic(kg.out, priv + "\n", true, kg.force);
-    if (!kg.pub.empty()) write_file_atomic(kg.pub, pub + "\n", false, kg.force);
-    else std::cout << pub << "\n";
+    io::refuse_existing(kg.out, kg.force);
+    io::refuse_existing(kg.pub, kg.force);
+    write_output(kg.out, priv + "\n", true, kg.force);
+    if (!kg.pub.empty()) write_output(kg.pub, pub + "\n", false, kg.force);
+    else if (!kg.out.empty() && kg.out != "-") std::cout << pub << "\n";
   });
 
   // ---- encaps

@@ -102,7 +102,7 @@ void register_keys(CLI::App& app) {
     static O o;
     c->add_option("--alg", o.alg, "suite id (see `pqsig suites`), e.g. ml-dsa-65, ml-dsa-65+ed25519, ed25519")->required();
     c->add_option("--seed", o.seed, "private key / seed as hex (deterministic key generation)");
-    c->add_option("-o,--out", o.out, "output file (default: stdout)");
+    c->add_option("-o,--out", o.out, "output file, created mode 0600 (default: stdout, never a terminal unless -o -)");
     c->add_flag("--pem", o.pem, "write PKCS#8 PEM instead of a JWK (ML-DSA seed-only form, RFC 9881; Ed25519/Ed448/ECDSA/RSA)");
     c->add_flag("--force", o.force, "replace an existing output file");
     c->callback([] {
@@ -147,7 +147,7 @@ void register_keys(CLI::App& app) {
     auto* c = app.add_subcommand("pubkey", "Print the public JWK (kid = RFC 7638 thumbprint) of a key file");
     struct O {
       std::string key, out, suite;
-      bool pem = false, thumb = false;
+      bool pem = false, thumb = false, force = false;
     };
     static O o;
     c->add_option("key", o.key, "key file (JWK or PEM)")->required();
@@ -155,10 +155,11 @@ void register_keys(CLI::App& app) {
     c->add_option("--suite", o.suite, "suite for keys whose JWK does not name one (RSA / oct without alg)");
     c->add_flag("--pem", o.pem, "SPKI PEM instead of a JWK (ML-DSA, ML-KEM, classical suites)");
     c->add_flag("--thumbprint", o.thumb, "print only the RFC 7638 thumbprint");
+    c->add_flag("--force", o.force, "replace an existing output file");
     c->callback([] {
       auto k = load_key_file(o.key, o.suite);
       if (o.thumb) {
-        write_output(o.out, k.thumbprint + "\n", false, true);
+        write_output(o.out, k.thumbprint + "\n", false, o.force);
         return;
       }
       if (o.pem) {
@@ -166,12 +167,12 @@ void register_keys(CLI::App& app) {
         if (pub.empty()) throw Exit{kExitUsage, "no public key"};
         auto p = jose::to_spki_pem(*k.suite, pub);
         if (!p) throw Exit{kExitUsage, p.error().what()};
-        write_output(o.out, *p, false, true);
+        write_output(o.out, *p, false, o.force);
         return;
       }
       auto j = jose::to_jwk(k, false);
       if (!j) throw Exit{kExitUsage, j.error().what()};
-      write_output(o.out, *j + "\n", false, true);
+      write_output(o.out, *j + "\n", false, o.force);
     });
   }
   // ---------------------------------------------------------------- sign

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "io.hpp"
 #include "pqsig/price.hpp"
 
 namespace pqsig::cli {
@@ -53,12 +54,8 @@ extern "C" void on_sigint(int) {
   }
 }
 
-void write_file(const std::string& path, const std::string& data) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) throw Exit{kExitUsage, "cannot write " + path};
-  f << data;
-  if (!f) throw Exit{kExitUsage, "error writing " + path};
-}
+bool g_force = false;  // --force: replace existing --jsonl / --html files
+void write_file(const std::string& path, const std::string& data) { io::write_output(path, data, {.force = g_force}); }
 
 std::string read_limited(const std::string& path, std::size_t limit, const char* what) {
   std::ifstream f(path, std::ios::binary);
@@ -98,7 +95,7 @@ void run_price(const PriceArgs& a) {
   using namespace pqsig::price;
   Workload w = default_workload();
   if (!a.workload.empty()) {
-    auto r = workload_from_json(read_limited(a.workload, 1 << 20, "workload file"));
+    auto r = workload_from_json(io::read_file(a.workload, 1 << 20));  // "-" = stdin
     if (!r) throw Exit{kExitUsage, a.workload + ": " + r.error().message};
     w = std::move(r.value());
   }
@@ -108,6 +105,8 @@ void run_price(const PriceArgs& a) {
     std::cout << workload_to_json(w);
     return;
   }
+  io::refuse_existing(a.jsonl, g_force);  // before measuring, not after
+  io::refuse_existing(a.html, g_force);
   auto sel = select_suites(w, a.suites);
   if (!sel) throw Exit{kExitUsage, sel.error().message};
   const auto& list = sel.value();
@@ -290,6 +289,7 @@ void register_price(CLI::App& app) {
   cmd->add_flag("--stream", a.stream,
                 "print each row as it is measured even when stdout is not a terminal (the default on a terminal)");
   cmd->add_flag("--no-progress", a.no_progress, "no progress line on stderr");
+  cmd->add_flag("--force", g_force, "replace existing --jsonl / --html files");
   cmd->callback([] { run_price(a); });
 }
 

@@ -1,5 +1,7 @@
 #include "keyfile.hpp"
 
+#include "io.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -42,6 +44,7 @@ jose::LoadedKey load_key_file(const std::string& path, std::string_view suite_hi
   auto k = jose::load_key_text(text, suite_hint);
   secure_zero(text.data(), text.size());
   if (!k) throw Exit{kExitUsage, "key file '" + path + "': " + k.error().what()};
+  if (k->signing || k->kem_private) io::check_private_key_file(path);  // ssh-style: refuse open modes
   return std::move(*k);
 }
 
@@ -94,6 +97,7 @@ void write_file_atomic(const std::string& path, std::string_view content, bool s
 
 void write_output(const std::string& path, std::string_view content, bool secret, bool force) {
   if (path.empty() || path == "-") {
+    if (secret) io::guard_secret_stdout(path);  // no private key to a terminal unless -o -
     std::cout.write(content.data(), static_cast<std::streamsize>(content.size()));
     std::cout.flush();
     return;

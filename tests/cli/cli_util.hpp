@@ -47,6 +47,11 @@ inline void write_text(const std::string& p, const std::string& s) {
   std::ofstream f(p, std::ios::binary);
   f << s;
 }
+/// A private key file as `pqsig` expects one: mode 0600 (group/other access is refused).
+inline void write_private(const std::string& p, const std::string& s) {
+  write_text(p, s);
+  ::chmod(p.c_str(), 0600);
+}
 
 /// Run `pqsig <args>` inside `dir` (args are passed to /bin/sh verbatim).
 inline RunResult run_pqsig(const TempDir& dir, const std::string& args, const std::string& stdin_file = "") {

@@ -87,7 +87,7 @@ TEST(CliKeys, DilithiumSeedsReproduceExampleKid) {
     EXPECT_EQ(j["kid"], kid);
     EXPECT_EQ(j["kty"], "AKP");
     EXPECT_EQ(j["priv"], "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
-    write_text(d.file("k.jwk"), g.out);
+    write_private(d.file("k.jwk"), g.out);
     auto t = run_pqsig(d, "pubkey --thumbprint k.jwk");
     EXPECT_EQ(t.out, std::string(kid) + "\n");
   }
