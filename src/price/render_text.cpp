@@ -334,7 +334,7 @@ std::string verdict_paragraph(const Report& rep) {
     if (n == 0) continue;
     o += s.name + fmt(" (%g sig", s.signatures_per_request) +
          (s.verifications_per_request > 0 ? fmt(", %g ver", s.verifications_per_request) : std::string()) + "): ";
-    if (fits.size() == n) o += fmt("all %zu fit", n);
+    if (fits.size() == n) o += n == 1 ? fits[0] + " fits" : fmt("all %zu fit", n);
     else if (fits.empty()) o += "none fits";
     else o += fmt("%zu of %zu fit (%s)", fits.size(), n, verdict_list(fits).c_str());
     if (!tail.empty()) o += "; only at the median: " + verdict_list(tail);
@@ -351,7 +351,7 @@ std::string verdict_paragraph(const Report& rep) {
   }
   std::sort(big.begin(), big.end());
   if (hdr_total) {
-    if (big.empty()) o += fmt("Headers: all %zu fit the cap.", hdr_total);
+    if (big.empty()) o += hdr_total == 1 ? std::string("Headers: it fits the cap.") : fmt("Headers: all %zu fit the cap.", hdr_total);
     else {
       std::vector<std::string> names;
       for (auto& [over, id] : big) names.push_back(id + " +" + format_bytes(over) + " B");
