@@ -296,10 +296,14 @@ std::string rest(const Report& rep) {
   return o;
 }
 
-std::string verdict_list(const std::vector<std::string>& names, std::size_t max = 8) {
+// Up to `max` names; the rest counted, and (sorted lists) the last one, the worst, named.
+std::string verdict_list(const std::vector<std::string>& names, std::size_t max = 8, bool name_worst = false) {
   std::string o;
   for (std::size_t i = 0; i < names.size() && i < max; ++i) o += (i ? ", " : "") + names[i];
-  if (names.size() > max) o += fmt(" and %zu more", names.size() - max);
+  if (names.size() > max) {
+    o += fmt(" and %zu more", names.size() - max);
+    if (name_worst) o += " (worst: " + names.back() + ")";
+  }
   return o;
 }
 
@@ -336,9 +340,9 @@ std::string verdict_paragraph(const Report& rep) {
          (s.verifications_per_request > 0 ? fmt(", %g ver", s.verifications_per_request) : std::string()) + "): ";
     if (fits.size() == n) o += n == 1 ? fits[0] + " fits" : fmt("all %zu fit", n);
     else if (fits.empty()) o += "none fits";
-    else o += fmt("%zu of %zu fit (%s)", fits.size(), n, verdict_list(fits).c_str());
+    else o += fmt("%zu of %zu fit (%s)", fits.size(), n, verdict_list(fits, 6).c_str());
     if (!tail.empty()) o += "; only at the median: " + verdict_list(tail);
-    if (!over.empty()) o += "; over budget: " + verdict_list(over);
+    if (!over.empty()) o += "; over budget: " + verdict_list(over, 6, true);
     o += ". ";
   }
   std::vector<std::pair<std::size_t, std::string>> big;
@@ -355,7 +359,8 @@ std::string verdict_paragraph(const Report& rep) {
     else {
       std::vector<std::string> names;
       for (auto& [over, id] : big) names.push_back(id + " +" + format_bytes(over) + " B");
-      o += fmt("Headers: %zu of %zu fit; 431 for %s.", hdr_total - big.size(), hdr_total, verdict_list(names).c_str());
+      o += fmt("Headers: %zu of %zu fit; 431 for %s.", hdr_total - big.size(), hdr_total,
+               verdict_list(names, 6, true).c_str());
     }
   }
   if (!unmeasured.empty()) o += " Not measured: " + verdict_list(unmeasured) + ".";
