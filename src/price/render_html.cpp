@@ -479,6 +479,9 @@ std::string render_html(const Report& rep) {
     if (rep.multi_threads > e.cores)
       h += fmt("<p class=\"lead\">%u threads on %u cores: scaling beyond %u is not possible here.</p>", rep.multi_threads,
                e.cores, e.cores);
+    if (e.busy)
+      h += "<p class=\"lead\"><b>The machine was busy:</b> these rates are the share of the CPU this run got (wall time), "
+           "not what the machine can do; the scaling is not meaningful until it is idle.</p>";
     h += "</section>\n";
   }
 

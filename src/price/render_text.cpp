@@ -253,6 +253,9 @@ std::string rest(const Report& rep) {
     if (rep.multi_threads > e.cores)
       o += fmt("  note: %u threads on %u cores: scaling beyond %u is not possible here\n", rep.multi_threads, e.cores,
                e.cores);
+    if (e.busy)
+      o += "  note: the machine was busy: these rates are the share of the CPU this run got (wall time), not what\n"
+           "  the machine can do; the scaling is not meaningful until it is idle\n";
   }
 
   // ---- prediction review
@@ -260,7 +263,15 @@ std::string rest(const Report& rep) {
     const Prediction& p = *rep.prediction;
     o += "\nPrediction review (" + p.source + (p.file_mtime_utc.empty() ? "" : ", written " + p.file_mtime_utc) +
          "; recorded unchanged in --json / --jsonl / --html)\n";
-    if (!p.note.empty()) o += wrap("  note: " + p.note, 100);
+    if (!p.note.empty()) {
+      const std::string nw = wrap("note: " + p.note, 96);
+      std::size_t pos = 0;
+      while (pos < nw.size()) {
+        const auto nl = nw.find('\n', pos);
+        o += "  " + nw.substr(pos, nl - pos + 1);
+        pos = nl + 1;
+      }
+    }
     Table t({false, false, true, true, true, false});
     t.row({"suite", "item", "predicted", "measured", "miss", ""});
     std::size_t meds = 0, within = 0, flips = 0, verdicts = 0;
