@@ -283,8 +283,11 @@ std::string render_html(const Report& rep) {
     const SuiteResult& r = *v.result;
     if (r.suite->cls == SuiteClass::kem) continue;
     const bool hdr_ok = r.sizes.request_headers <= w.header_cap_bytes;
-    std::string badge = "<span class=\"badge " + std::string(hdr_ok ? "fits" : "over") + "\">" + (hdr_ok ? "fits" : "431") +
-                        "</span><br><small class=\"muted\">" + format_bytes(r.sizes.request_headers) + " B</small>";
+    std::string badge = r.sizes.request_headers == 0
+                            ? std::string("<small class=\"muted\">size unknown</small>")
+                            : "<span class=\"badge " + std::string(hdr_ok ? "fits" : "over") + "\">" +
+                                  (hdr_ok ? "fits" : "431") + "</span><br><small class=\"muted\">" +
+                                  format_bytes(r.sizes.request_headers) + " B</small>";
     if (!r.available || v.surfaces.empty()) {
       h += "<tr class=\"na-row\"><td class=\"id\">" + esc(r.suite->id) + "</td><td colspan=\"" +
            std::to_string(w.surfaces.size()) + "\">not available in this build</td><td>" + badge + "</td></tr>";
@@ -476,6 +479,9 @@ std::string render_html(const Report& rep) {
     if (rep.multi_threads > e.cores)
       h += fmt("<p class=\"lead\">%u threads on %u cores: scaling beyond %u is not possible here.</p>", rep.multi_threads,
                e.cores, e.cores);
+    if (e.busy)
+      h += "<p class=\"lead\"><b>The machine was busy:</b> these rates are the share of the CPU this run got (wall time), "
+           "not what the machine can do; the scaling is not meaningful until it is idle.</p>";
     h += "</section>\n";
   }
 

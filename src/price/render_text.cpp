@@ -253,6 +253,9 @@ std::string rest(const Report& rep) {
     if (rep.multi_threads > e.cores)
       o += fmt("  note: %u threads on %u cores: scaling beyond %u is not possible here\n", rep.multi_threads, e.cores,
                e.cores);
+    if (e.busy)
+      o += "  note: the machine was busy: these rates are the share of the CPU this run got (wall time), not what\n"
+           "  the machine can do; the scaling is not meaningful until it is idle\n";
   }
 
   // ---- prediction review
@@ -260,7 +263,15 @@ std::string rest(const Report& rep) {
     const Prediction& p = *rep.prediction;
     o += "\nPrediction review (" + p.source + (p.file_mtime_utc.empty() ? "" : ", written " + p.file_mtime_utc) +
          "; recorded unchanged in --json / --jsonl / --html)\n";
-    if (!p.note.empty()) o += wrap("  note: " + p.note, 100);
+    if (!p.note.empty()) {
+      const std::string nw = wrap("note: " + p.note, 96);
+      std::size_t pos = 0;
+      while (pos < nw.size()) {
+        const auto nl = nw.find('\n', pos);
+        o += "  " + nw.substr(pos, nl - pos + 1);
+        pos = nl + 1;
+      }
+    }
     Table t({false, false, true, true, true, false});
     t.row({"suite", "item", "predicted", "measured", "miss", ""});
     std::size_t meds = 0, within = 0, flips = 0, verdicts = 0;
@@ -296,10 +307,14 @@ std::string rest(const Report& rep) {
   return o;
 }
 
-std::string verdict_list(const std::vector<std::string>& names, std::size_t max = 8) {
+// Up to `max` names; the rest counted, and (sorted lists) the last one, the worst, named.
+std::string verdict_list(const std::vector<std::string>& names, std::size_t max = 8, bool name_worst = false) {
   std::string o;
   for (std::size_t i = 0; i < names.size() && i < max; ++i) o += (i ? ", " : "") + names[i];
-  if (names.size() > max) o += fmt(" and %zu more", names.size() - max);
+  if (names.size() > max) {
+    o += fmt(" and %zu more", names.size() - max);
+    if (name_worst) o += " (worst: " + names.back() + ")";
+  }
   return o;
 }
 
@@ -334,11 +349,11 @@ std::string verdict_paragraph(const Report& rep) {
     if (n == 0) continue;
     o += s.name + fmt(" (%g sig", s.signatures_per_request) +
          (s.verifications_per_request > 0 ? fmt(", %g ver", s.verifications_per_request) : std::string()) + "): ";
-    if (fits.size() == n) o += fmt("all %zu fit", n);
+    if (fits.size() == n) o += n == 1 ? fits[0] + " fits" : fmt("all %zu fit", n);
     else if (fits.empty()) o += "none fits";
-    else o += fmt("%zu of %zu fit (%s)", fits.size(), n, verdict_list(fits).c_str());
+    else o += fmt("%zu of %zu fit (%s)", fits.size(), n, verdict_list(fits, 6).c_str());
     if (!tail.empty()) o += "; only at the median: " + verdict_list(tail);
-    if (!over.empty()) o += "; over budget: " + verdict_list(over);
+    if (!over.empty()) o += "; over budget: " + verdict_list(over, 6, true);
     o += ". ";
   }
   std::vector<std::pair<std::size_t, std::string>> big;
@@ -351,11 +366,12 @@ std::string verdict_paragraph(const Report& rep) {
   }
   std::sort(big.begin(), big.end());
   if (hdr_total) {
-    if (big.empty()) o += fmt("Headers: all %zu fit the cap.", hdr_total);
+    if (big.empty()) o += hdr_total == 1 ? std::string("Headers: it fits the cap.") : fmt("Headers: all %zu fit the cap.", hdr_total);
     else {
       std::vector<std::string> names;
       for (auto& [over, id] : big) names.push_back(id + " +" + format_bytes(over) + " B");
-      o += fmt("Headers: %zu of %zu fit; 431 for %s.", hdr_total - big.size(), hdr_total, verdict_list(names).c_str());
+      o += fmt("Headers: %zu of %zu fit; 431 for %s.", hdr_total - big.size(), hdr_total,
+               verdict_list(names, 6, true).c_str());
     }
   }
   if (!unmeasured.empty()) o += " Not measured: " + verdict_list(unmeasured) + ".";

@@ -80,6 +80,11 @@ void check_page(const std::string& html_path, const std::string& dir, const std:
   EXPECT_GT(img.size(), 60000u) << png;
   // The DOM as the browser parsed it holds every section.
   std::string dom = capture(chromium_cmd(dir) + " --dump-dom file://" + html_path + " 2>/dev/null");
+  // The verdict and its table come before the charts.
+  const auto verdict = dom.find("id=\"verdict\""), surfaces = dom.find("id=\"surfaces\""), time = dom.find("id=\"time\"");
+  EXPECT_NE(verdict, std::string::npos) << name;
+  EXPECT_LT(verdict, time) << name;
+  EXPECT_LT(surfaces, time) << name;
   for (const char* id : {"id=\"time\"", "id=\"bytes\"", "id=\"surfaces\"", "id=\"operations\"", "id=\"sizes\"",
                          "id=\"ledger\"", "id=\"hybrids\"", "id=\"environment\"", "<svg"})
     EXPECT_NE(dom.find(id), std::string::npos) << name << ": " << id;
