@@ -32,12 +32,35 @@ PQSIG_FUZZ_TARGET(httpsig_verify) {
   if (ctl & 32) pol.fail_on_invalid = false;
   auto rep = verify_message(m.value(), fuzz::test_keys(), pol, req ? &*req : nullptr);
   (void)rep.to_json();
+  auto fields = parse_signature_fields(m.value());
   for (const auto& v : rep.verdicts) {
     if (v.outcome != Outcome::valid) continue;
     fuzz::check(!v.signature_base.empty(), "a valid label without a signature base");
+    // Safe defaults (issue 10 item 1): a valid label binds the authority and is fresh.
+    fuzz::check(fields.ok(), "a valid label in malformed signature fields");
+    const auto* in = sf::find_member(fields->input, v.label);
+    fuzz::check(in && in->is_inner_list, "a valid label without its Signature-Input member");
+    SignatureParams p{in->inner};
+    if (pol.require_authority) {
+      bool bound = false;
+      for (const auto& c : p.components())
+        if ((c.bare.s == "@authority" || c.bare.s == "@target-uri") &&
+            (sf::find_param(c.params, "req") != nullptr) == !m->is_request)
+          bound = true;
+      fuzz::check(bound, "a valid label does not bind the authority under the default policy");
+    }
+    fuzz::check(p.created().has_value(), "a valid label without created");
+    const std::int64_t created = *p.created();
+    fuzz::check(created <= pol.now + pol.clock_skew, "a valid label created in the future");
+    if (auto e = p.expires()) {
+      fuzz::check(pol.now <= *e + pol.clock_skew, "a valid label that has expired");
+      if (pol.max_window) fuzz::check(*e - created <= *pol.max_window, "a valid label with an unbounded window");
+    } else {
+      fuzz::check(pol.now - created <= pol.default_lifetime + pol.clock_skew, "a valid label past its lifetime");
+    }
   }
-  if (auto f = parse_signature_fields(m.value())) {
-    for (const auto& [label, member] : f->input) {
+  if (fields) {
+    for (const auto& [label, member] : fields->input) {
       if (!member.is_inner_list) continue;
       (void)signature_base(m.value(), SignatureParams{member.inner}, req ? &*req : nullptr);
     }

@@ -15,5 +15,8 @@ PQSIG_FUZZ_TARGET(sf_json) {
   if (!s) return 0;
   auto back = sf::parse_field(type, s.value(), sf::Limits::unlimited());
   fuzz::check(back.ok(), "serialized JSON form does not parse: " + s.value());
+  // What serializes stands for the same value (a repeated key used to serialize, then parse
+  // back as one member).
+  fuzz::check(sf::to_test_json(back.value()) == sf::to_test_json(f.value()), "serialization changed the value: " + s.value());
   return 0;
 }
