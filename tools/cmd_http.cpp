@@ -333,7 +333,7 @@ void register_http(CLI::App& app) {
   sign->add_option("--created", so->created, "UNIX time (default now)");
   sign->add_flag("--no-nonce", so->no_nonce, "omit the nonce");
   sign->add_flag("--legacy-agent", so->legacy_agent,
-                 "older plain-string Signature-Agent covered as a whole (for npm web-bot-auth 0.1.3; use one --key)");
+                 "older plain-string Signature-Agent covered as a whole (for npm web-bot-auth 0.1.3): one agent, shared by every label that has one");
   sign->add_option("--component", so->components, "covered component(s) (default \"@authority\" + the label's Signature-Agent member)");
   sign->add_option("--header-budget", so->budget, "warn above this total request header size (bytes)");
   sign->add_option("--header-cap", so->cap, "refuse above this total request header size (bytes)");

@@ -145,7 +145,8 @@ Result<Message> parse_message(std::string_view text, const MessageLimits& limits
       if (c == '\0' || c == '\r' || c == '\n') return merr("invalid character in field value");
     m.headers.push_back({std::string(name), std::string(value)});
   }
-  if ((saw_blank ? pos : text.size()) > limits.max_header_bytes + 2)
+  const std::size_t header_bytes = saw_blank ? pos : text.size();  // (the final empty line is not counted)
+  if (header_bytes > limits.max_header_bytes && header_bytes - limits.max_header_bytes > 2)
     return Error{Errc::policy, "HTTP message: header section longer than " + std::to_string(limits.max_header_bytes) + " bytes"};
   if (saw_blank) m.body = std::string(text.substr(pos));
   return m;

@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace pqsig::sf {
@@ -35,31 +34,26 @@ Error lerr(const char* what, std::size_t limit) {
 }
 
 // Insert-or-overwrite into an ordered map (a vector of pairs) in O(1) expected time: keys are
-// views into the parsed text; up to kLinear keys are compared directly, then a hash index is
-// built. RFC 9651 §4.2.2 / §4.2.3.2: a repeated key overwrites the value, keeping its position.
+// views into the parsed text; up to kLinear keys are compared directly, then an open-addressing
+// index (positions + 1, linear probing, load <= 1/2) is used. RFC 9651 §4.2.2 / §4.2.3.2: a
+// repeated key overwrites the value, keeping its first position.
 template <class V>
 class OrderedInserter {
  public:
   explicit OrderedInserter(std::vector<std::pair<std::string, V>>& out) : out_(out) {}
   void put(std::string_view key, V v) {
-    std::size_t at = kNone;
-    if (index_.empty()) {
-      for (std::size_t k = 0; k < views_.size(); ++k)
-        if (views_[k] == key) { at = k; break; }
-    } else if (auto it = index_.find(key); it != index_.end()) {
-      at = it->second;
-    }
+    std::size_t at = find(key);
     if (at != kNone) {
       out_[at].second = std::move(v);
       return;
     }
     out_.emplace_back(std::string(key), std::move(v));
     views_.push_back(key);
-    if (!index_.empty()) {
-      index_.emplace(key, views_.size() - 1);
+    if (!slots_.empty()) {
+      if (2 * views_.size() > slots_.size()) rebuild(2 * slots_.size());
+      else insert_slot(views_.size() - 1);
     } else if (views_.size() == kLinear) {
-      index_.reserve(2 * kLinear);
-      for (std::size_t k = 0; k < views_.size(); ++k) index_.emplace(views_[k], k);
+      rebuild(4 * kLinear);
     }
   }
   std::size_t size() const { return out_.size(); }
@@ -67,9 +61,34 @@ class OrderedInserter {
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   static constexpr std::size_t kLinear = 8;
+
+  std::size_t find(std::string_view key) const {
+    if (slots_.empty()) {
+      for (std::size_t k = 0; k < views_.size(); ++k)
+        if (views_[k] == key) return k;
+      return kNone;
+    }
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = std::hash<std::string_view>{}(key) & mask;; i = (i + 1) & mask) {
+      const std::size_t s = slots_[i];
+      if (s == 0) return kNone;
+      if (views_[s - 1] == key) return s - 1;
+    }
+  }
+  void insert_slot(std::size_t index) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = std::hash<std::string_view>{}(views_[index]) & mask;
+    while (slots_[i] != 0) i = (i + 1) & mask;
+    slots_[i] = index + 1;
+  }
+  void rebuild(std::size_t n) {
+    slots_.assign(n, 0);
+    for (std::size_t k = 0; k < views_.size(); ++k) insert_slot(k);
+  }
+
   std::vector<std::pair<std::string, V>>& out_;
   std::vector<std::string_view> views_;
-  std::unordered_map<std::string_view, std::size_t> index_;
+  std::vector<std::size_t> slots_;  // power-of-two size; 0 = empty, else position + 1
 };
 
 // True when some key occurs twice (serialization refuses that: the output would not parse back

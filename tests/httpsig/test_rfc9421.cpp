@@ -442,6 +442,10 @@ TEST(Rfc9421Message, HeaderLimitsAreTypedErrors) {
   EXPECT_EQ(parse_message(big).error().code, Errc::policy);
   std::string big_start = "GET /" + std::string(300 * 1024, 'a') + " HTTP/1.1\r\n\r\n";
   EXPECT_EQ(parse_message(big_start).error().code, Errc::policy);
+  // Unlimited limits are unlimited (the check once overflowed: max + 2 == 1).
+  const MessageLimits none{static_cast<std::size_t>(-1), static_cast<std::size_t>(-1)};
+  EXPECT_TRUE(parse_message("GET / HTTP/1.1\r\nHost: x\r\n\r\n", none).ok());
+  EXPECT_TRUE(parse_message(big, none).ok());
   // The body is not part of the header section.
   EXPECT_TRUE(parse_message("POST / HTTP/1.1\r\nHost: x\r\n\r\n" + std::string(300 * 1024, 'b')).ok());
 }

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <iostream>
 
 #include "pqsig/mldsa.hpp"
 
@@ -31,7 +32,11 @@ TEST(MldsaInterop, NoblePostQuantum) {
                                                {"SHA3-224", 112}, {"SHA3-256", 128}, {"SHA3-384", 192},
                                                {"SHA3-512", 256}, {"SHAKE-128", 128}, {"SHAKE-256", 256}};
   std::random_device rd;
-  std::mt19937_64 rng((static_cast<std::uint64_t>(rd()) << 32) | rd());
+  const std::uint64_t seed = std::getenv("PQSIG_TEST_SEED") ? std::strtoull(std::getenv("PQSIG_TEST_SEED"), nullptr, 10)
+                                                            : (static_cast<std::uint64_t>(rd()) << 32) | rd();
+  std::cout << "[ seed ] PQSIG_TEST_SEED=" << seed << "\n";
+  RecordProperty("seed", std::to_string(seed));
+  std::mt19937_64 rng(seed);
   auto rand_bytes = [&](std::size_t n) {
     bytes b(n);
     for (auto& x : b) x = static_cast<std::uint8_t>(rng());
