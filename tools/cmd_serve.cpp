@@ -36,6 +36,7 @@ struct VerifyCmd {
   std::size_t dir_max_bytes = 256 * 1024, dir_max_entries = 1024, max_header = 16 * 1024;
   std::int64_t negative_ttl = 30, stale_cap = 3600;
   int threads = 4;
+  std::size_t nonce_entries = 200000;
 };
 
 void run_verify(const VerifyCmd& c) {
@@ -77,7 +78,7 @@ void run_verify(const VerifyCmd& c) {
     if (!ro) throw Exit{kExitUsage, "--redis: " + ro.error().message};
     replay = std::make_unique<sv::RedisReplayStore>(ro.value());
   } else if (!c.no_replay) {
-    replay = std::make_unique<sv::MemoryReplayStore>();
+    replay = std::make_unique<sv::MemoryReplayStore>(c.nonce_entries);
   }
   auto v = sv::Verifier::create(vo, texts, dirs.get(), replay.get(), &metrics);
   if (!v) throw Exit{kExitUsage, v.error().message};
@@ -120,6 +121,8 @@ void register_serve(CLI::App& app) {
   v->add_option("--policy", vc->policy, "policy JSON file (strict; default: safe web-bot-auth policy)");
   v->add_option("--redis", vc->redis, "redis://host:port[/db] nonce replay store shared by a fleet");
   v->add_flag("--replay-fail-open", vc->fail_open, "accept (counted) when the replay store is unreachable (default: refuse)");
+  v->add_option("--nonce-store-entries", vc->nonce_entries,
+                "in-process nonce store bound (default 200000, about 60 MB; when full, signed requests are refused)");
   v->add_flag("--no-replay-store", vc->no_replay, "no in-process nonce store (only with --redis absent and no require_nonce)");
   v->add_flag("--no-directory-fetch", vc->no_dir, "never fetch Signature-Agent directories (static keys only)");
   v->add_flag("--insecure-allow-http", vc->allow_http, "TESTS ONLY: allow http:// directories");
