@@ -93,16 +93,13 @@ Result<SecretBytes> generate_private(const SuiteInfo& s) {
 Result<std::unique_ptr<KemDecapsImpl>> kem_from_private(const SuiteInfo& s, byte_span priv) {
   if (auto ps = mlkem_set(s)) {
     const auto& P = mlkem::params(*ps);
-    Result<mlkem::DecapsKey> key = Error{Errc::invalid_length, ""};
-    if (priv.size() == mlkem::kSeedSize) {
-      key = mlkem::DecapsKey::from_seed(*ps, priv);
-    } else if (priv.size() == P.dk_size) {
-      key = mlkem::DecapsKey::from_expanded(*ps, priv);
-    } else {
+    if (priv.size() != mlkem::kSeedSize && priv.size() != P.dk_size)
       return Error{Errc::invalid_length, std::string(s.id) + ": private key must be the 64-byte seed or the " +
                                              std::to_string(P.dk_size) + "-byte expanded key, got " +
                                              std::to_string(priv.size())};
-    }
+    // The seed runs KeyGen once (Â kept); the expanded dk is hash-checked (FIPS 203 §7.3).
+    auto key = priv.size() == mlkem::kSeedSize ? mlkem::DecapsKey::from_seed(*ps, priv)
+                                               : mlkem::DecapsKey::from_expanded(*ps, priv);
     if (!key) return key.error();
     auto impl = std::make_unique<MlKemDecaps>(std::move(key.value()));
     impl->priv = SecretBytes(priv);
