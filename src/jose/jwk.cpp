@@ -63,6 +63,8 @@ std::string kty_of(const SuiteInfo& s) {
 }
 
 std::string b64u(byte_span b) { return base64url_encode(b); }
+// Private members are encoded without table lookups indexed by the secret.
+std::string base64url_encode_secret(const SecretBytes& b) { return secret_base64url_encode(b.span()); }
 
 // Resolve a suite hint and check it agrees with what the JWK says.
 Result<const SuiteInfo*> reconcile(const SuiteInfo* from_jwk, std::string_view hint) {
@@ -256,14 +258,14 @@ Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const S
   if (kty == "AKP") {
     j["alg"] = std::string(akp_alg(s));
     j["pub"] = b64u(pub);
-    if (priv) j["priv"] = b64u(priv->span());
+    if (priv) j["priv"] = base64url_encode_secret(*priv);
   } else if (kty == "OKP") {
     const Curve* c = okp_curve_of(s);
     j["crv"] = std::string(c->crv);
     j["alg"] = std::string(s.jose_alg);
     if (pub.size() != c->coord) return Error{Errc::internal, "JWK: unexpected OKP public key size"};
     j["x"] = b64u(pub);
-    if (priv) j["d"] = b64u(priv->span());
+    if (priv) j["d"] = base64url_encode_secret(*priv);
   } else if (kty == "EC") {
     const Curve* c = ec_curve_of(s);
     j["crv"] = std::string(c->crv);
@@ -271,7 +273,7 @@ Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const S
     if (pub.size() != 1 + 2 * c->coord || pub[0] != 0x04) return Error{Errc::internal, "JWK: unexpected EC point form"};
     j["x"] = b64u(pub.subspan(1, c->coord));
     j["y"] = b64u(pub.subspan(1 + c->coord, c->coord));
-    if (priv) j["d"] = b64u(priv->span());
+    if (priv) j["d"] = base64url_encode_secret(*priv);
   } else if (kty == "RSA") {
     j["alg"] = std::string(s.jose_alg);
     auto st = rsa_to_json(s, pub, priv, j);
@@ -279,7 +281,7 @@ Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const S
   } else {  // oct
     if (!priv) return Error{Errc::unsupported, "JWK: a MAC key has no public form"};
     j["alg"] = std::string(s.jose_alg);
-    j["k"] = b64u(priv->span());
+    j["k"] = base64url_encode_secret(*priv);
   }
   std::string text = j.dump();
   auto tp = thumbprint(text);
