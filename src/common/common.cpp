@@ -175,7 +175,9 @@ namespace {
 // All-ones when lo <= c <= hi, else 0 (c, lo, hi < 256).
 inline std::uint32_t ct_range(std::uint32_t c, std::uint32_t lo, std::uint32_t hi) noexcept {
   c = ct::value_barrier(c);
-  return 0u - ((((c - lo) | (hi - c)) >> 31) ^ 1u);
+  // The barrier on the result keeps the compiler from treating it as a boolean (clang turned
+  // `mask & k` into a conditional move on the secret; caught by the clang CT build).
+  return ct::value_barrier(0u - ((((c - lo) | (hi - c)) >> 31) ^ 1u));
 }
 
 // RFC 4648 §4 / §5 alphabet value of c (0..63); `valid` all-ones when c is in the alphabet.
