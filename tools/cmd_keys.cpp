@@ -113,11 +113,9 @@ void register_keys(CLI::App& app) {
       if (suite.cls == SuiteClass::kem) {
         auto k = [&]() -> Result<KemPrivateKey> {
           if (o.seed.empty()) return KemPrivateKey::generate(suite);
-          auto b = from_hex(o.seed);
-          if (!b) return b.error();
-          SecretBytes sb(*b);
-          secure_zero(b->data(), b->size());
-          return KemPrivateKey::from_private(suite, sb.span());
+          auto sb = secret_from_hex(o.seed);  // constant time, wiped on every path
+          if (!sb) return sb.error();
+          return KemPrivateKey::from_private(suite, sb->span());
         }();
         if (!k) throw Exit{kExitUsage, k.error().what()};
         if (o.pem) throw Exit{kExitUsage, "--pem is only for signature keys here"};
@@ -127,11 +125,9 @@ void register_keys(CLI::App& app) {
       } else {
         auto k = [&]() -> Result<SigningKey> {
           if (o.seed.empty()) return SigningKey::generate(suite);
-          auto b = from_hex(o.seed);
-          if (!b) return Error{Errc::invalid_encoding, "--seed: " + b.error().message};
-          SecretBytes sb(*b);
-          secure_zero(b->data(), b->size());
-          return SigningKey::from_private(suite, sb.span());
+          auto sb = secret_from_hex(o.seed);  // constant time, wiped on every path
+          if (!sb) return Error{Errc::invalid_encoding, "--seed: " + sb.error().message};
+          return SigningKey::from_private(suite, sb->span());
         }();
         if (!k) throw Exit{kExitUsage, k.error().what()};
         auto j = o.pem ? jose::to_pkcs8_pem(*k) : jose::to_jwk(*k, true);

@@ -152,6 +152,7 @@ Result<bytes> base64url_decode(std::string_view s);///< strict, no padding allow
 Result<SecretBytes> secret_from_hex(std::string_view s);          ///< as from_hex
 Result<SecretBytes> secret_base64_decode(std::string_view s);     ///< as base64_decode
 Result<SecretBytes> secret_base64url_decode(std::string_view s);  ///< as base64url_decode
+std::string secret_base64url_encode(byte_span b);                  ///< as base64url_encode, no table lookups
 
 // ---- logging: the library never writes to stdout/stderr itself. Messages go to the sink the
 // caller installs (default: none, i.e. no output). The sink may be called from any thread.

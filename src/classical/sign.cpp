@@ -12,6 +12,7 @@
 #include <string>
 
 #include "classical/ed25519_rule.hpp"
+#include "common/ct.hpp"
 #include "classical/internal.hpp"
 #include "pqsig/hash.hpp"
 
@@ -231,7 +232,8 @@ struct HmacSigner final : pqsig::detail::SignerImpl {
     if (sig.size() != 32) return Error{Errc::invalid_length, "HMAC-SHA256 tag must be 32 bytes"};
     std::uint8_t t[32];
     st.tag(msg, t);
-    const bool ok = ct_equal(byte_span(t, 32), sig);
+    bool ok = ct_equal(byte_span(t, 32), sig);
+    CT_DECLASSIFY(&ok, sizeof ok);  // the verdict is the (public) result
     secure_zero(t, sizeof t);
     if (!ok) return Error{Errc::verify_failed, "hmac-sha256 tag did not verify"};
     return {};
@@ -256,6 +258,7 @@ Result<std::unique_ptr<pqsig::detail::SignerImpl>> make_signer(Kind k, byte_span
     s->seed = SecretBytes(priv);
     if (crypto_sign_seed_keypair(s->pub.data(), s->sk.data(), priv.data()) != 0)
       return Error{Errc::crypto_backend, "crypto_sign_seed_keypair failed"};
+    CT_DECLASSIFY(s->pub.data(), s->pub.size());  // A = [s]B is the public key (compared, published)
     return std::unique_ptr<pqsig::detail::SignerImpl>(std::move(s));
   }
   auto key = pkey_from_private(k, priv);

@@ -175,7 +175,9 @@ namespace {
 // All-ones when lo <= c <= hi, else 0 (c, lo, hi < 256).
 inline std::uint32_t ct_range(std::uint32_t c, std::uint32_t lo, std::uint32_t hi) noexcept {
   c = ct::value_barrier(c);
-  return 0u - ((((c - lo) | (hi - c)) >> 31) ^ 1u);
+  // The barrier on the result keeps the compiler from treating it as a boolean (clang turned
+  // `mask & k` into a conditional move on the secret; caught by the clang CT build).
+  return ct::value_barrier(0u - ((((c - lo) | (hi - c)) >> 31) ^ 1u));
 }
 
 // RFC 4648 §4 / §5 alphabet value of c (0..63); `valid` all-ones when c is in the alphabet.
@@ -241,6 +243,38 @@ Result<SecretBytes> secret_from_hex(std::string_view s) {
   if (is_bad) return Error{Errc::invalid_encoding, "hex: malformed secret value"};
   return out;
 }
+// RFC 4648 §5 character of a 6-bit value, by arithmetic (no table index by the secret value).
+namespace {
+inline char ct_b64url_char(std::uint32_t v) noexcept {
+  v = ct::value_barrier(v);
+  std::uint32_t c = v + 'A';
+  c += ct_range(v, 26, 63) & static_cast<std::uint32_t>('a' - 'A' - 26);
+  c += ct_range(v, 52, 63) & static_cast<std::uint32_t>('0' - 'a' - 26);
+  c += ct_range(v, 62, 62) & static_cast<std::uint32_t>('-' - ('0' + 10));
+  c += ct_range(v, 63, 63) & static_cast<std::uint32_t>('_' - ('0' + 11));
+  return static_cast<char>(c & 0xFF);
+}
+}  // namespace
+
+std::string secret_base64url_encode(byte_span b) {
+  std::string out;
+  out.reserve((b.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 3 <= b.size(); i += 3) {
+    const std::uint32_t v = (std::uint32_t(b[i]) << 16) | (std::uint32_t(b[i + 1]) << 8) | b[i + 2];
+    for (int sh = 18; sh >= 0; sh -= 6) out.push_back(ct_b64url_char((v >> sh) & 63));
+  }
+  const std::size_t rem = b.size() - i;  // public
+  if (rem) {
+    std::uint32_t v = std::uint32_t(b[i]) << 16;
+    if (rem == 2) v |= std::uint32_t(b[i + 1]) << 8;
+    out.push_back(ct_b64url_char((v >> 18) & 63));
+    out.push_back(ct_b64url_char((v >> 12) & 63));
+    if (rem == 2) out.push_back(ct_b64url_char((v >> 6) & 63));
+  }
+  return out;
+}
+
 Result<SecretBytes> secret_base64_decode(std::string_view s) { return ct_b64dec(s, false); }
 Result<SecretBytes> secret_base64url_decode(std::string_view s) { return ct_b64dec(s, true); }
 

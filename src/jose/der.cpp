@@ -215,13 +215,20 @@ Result<bytes> pem_decode(std::string_view text, std::string_view label, std::str
   if (e == std::string_view::npos) return Error{Errc::invalid_encoding, "PEM: no matching END line"};
   for (char c : text.substr(e + end_line.size()))
     if (c != '\n' && c != '\r' && c != ' ' && c != '\t') return Error{Errc::invalid_encoding, "PEM: trailing data after END line"};
+  // The body of a PRIVATE KEY is secret: it is collected into wiped memory and decoded in
+  // constant time. (Skipping line breaks branches on whitespace only, which base64 never holds:
+  // the line layout is all it depends on.)
   std::string b64;
+  b64.reserve(e - body_start);
   for (char c : text.substr(body_start, e - body_start)) {
     if (c == '\n' || c == '\r' || c == ' ' || c == '\t') continue;
     b64.push_back(c);
   }
   if (found_label) *found_label = std::string(lab);
-  return base64_decode(b64);
+  auto dec = secret_base64_decode(b64);
+  secure_zero(b64.data(), b64.size());
+  if (!dec) return Error{Errc::invalid_encoding, "PEM: body is not base64"};
+  return bytes(dec->span().begin(), dec->span().end());  // the caller wipes it (load_pem)
 }
 
 }  // namespace pqsig::der

@@ -3,6 +3,8 @@
 // RFC 7517 §4 leave them to the parser; accepting "last wins" invites key confusion).
 #pragma once
 
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -13,7 +15,27 @@
 
 namespace pqsig::jose::detail {
 
-using json = nlohmann::json;
+/// An allocator that overwrites memory before freeing it. The parsed JSON of key files holds
+/// secret members ("d", "priv", "k", RSA CRT values): with this allocator for its strings, every
+/// copy of them (the values, and nlohmann's lexer token buffer) is wiped when freed or regrown.
+template <class T>
+struct WipingAllocator {
+  using value_type = T;
+  WipingAllocator() noexcept = default;
+  template <class U>
+  WipingAllocator(const WipingAllocator<U>&) noexcept {}  // NOLINT
+  T* allocate(std::size_t n) { return std::allocator<T>{}.allocate(n); }
+  void deallocate(T* p, std::size_t n) noexcept {
+    secure_zero(p, n * sizeof(T));
+    std::allocator<T>{}.deallocate(p, n);
+  }
+  template <class U>
+  bool operator==(const WipingAllocator<U>&) const noexcept { return true; }
+};
+using wiped_string = std::basic_string<char, std::char_traits<char>, WipingAllocator<char>>;
+
+/// The library's parsed JSON: strings (and object keys) live in wiping memory.
+using json = nlohmann::basic_json<std::map, std::vector, wiped_string>;
 using ojson = nlohmann::ordered_json;
 
 /// Limits of every JSON document the library parses (JWK, JWKS, JWS header, key record,
@@ -27,22 +49,38 @@ inline Result<json> parse_strict(std::string_view text, std::string_view what) {
   if (text.size() > kMaxJsonBytes)
     return Error{Errc::invalid_length, std::string(what) + ": JSON text larger than " + std::to_string(kMaxJsonBytes) + " bytes"};
   std::vector<std::set<std::string>> stack;
+  // nlohmann's lexer keeps the raw characters of the current token in a std::vector that it
+  // neither wipes nor lets us replace; it is only ever overwritten from its start by the next
+  // string token. So the text is parsed as ["<pad>", text, "<pad>"] with pads as long as the text:
+  // the first pad grows that buffer once (no reallocation leaves a partial secret behind), the
+  // last one overwrites whatever the text left in it. The wrapped copy is in wiping memory.
+  wiped_string wrapped;
+  wrapped.reserve(3 * text.size() + 8);
+  wrapped.append("[\"").append(text.size(), 'x').append("\",");
+  wrapped.append(text.data(), text.size());
+  wrapped.append(",\"").append(text.size(), 'x').append("\"]");
   try {
-    json j = json::parse(
-        text.begin(), text.end(),
+    json outer = json::parse(
+        wrapped.begin(), wrapped.end(),
         [&stack](int depth, json::parse_event_t ev, json& parsed) {
-          if (depth > kMaxJsonDepth) throw TooDeep{};
+          if (depth > kMaxJsonDepth + 1) throw TooDeep{};  // + 1: the wrapping array
           switch (ev) {
             case json::parse_event_t::object_start: stack.emplace_back(); break;
             case json::parse_event_t::object_end: if (!stack.empty()) stack.pop_back(); break;
             case json::parse_event_t::key:
-              if (!stack.empty() && !stack.back().insert(parsed.get<std::string>()).second) throw Dup{};
+              if (!stack.empty()) {
+                const auto& k = parsed.template get_ref<const json::string_t&>();
+                if (!stack.back().insert(std::string(k.begin(), k.end())).second) throw Dup{};
+              }
               break;
             default: break;
           }
           return true;
         },
         true);
+    // Exactly one value between the pads (anything else was not one JSON text).
+    if (!outer.is_array() || outer.size() != 3) return Error{Errc::invalid_encoding, std::string(what) + ": not valid JSON"};
+    json j = std::move(outer[1]);
     return j;
   } catch (const TooDeep&) {
     return Error{Errc::invalid_encoding, std::string(what) + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth)};
@@ -83,22 +121,14 @@ struct JsonWipe {
   ~JsonWipe() { wipe_strings(j); }
 };
 
-/// A std::string that is wiped when it goes out of scope (dumped JSON holding secrets).
-struct WipedString {
-  std::string s;
-  WipedString() = default;
-  explicit WipedString(std::string v) : s(std::move(v)) {}
-  WipedString(const WipedString&) = delete;
-  WipedString& operator=(const WipedString&) = delete;
-  ~WipedString() { secure_zero(s.data(), s.size()); }
-};
 
 /// A required string member.
 inline Result<std::string> get_string(const json& j, const char* name, std::string_view what) {
   auto it = j.find(name);
   if (it == j.end()) return Error{Errc::invalid_encoding, std::string(what) + ": missing \"" + name + "\""};
   if (!it->is_string()) return Error{Errc::invalid_encoding, std::string(what) + ": \"" + name + "\" is not a string"};
-  return it->get<std::string>();
+  const auto& v = it->template get_ref<const json::string_t&>();
+  return std::string(v.begin(), v.end());
 }
 
 /// An optional string member (empty optional-like: has=false).
@@ -107,7 +137,8 @@ inline Result<std::string> get_opt_string(const json& j, const char* name, std::
   has = it != j.end();
   if (!has) return std::string();
   if (!it->is_string()) return Error{Errc::invalid_encoding, std::string(what) + ": \"" + name + "\" is not a string"};
-  return it->get<std::string>();
+  const auto& v = it->template get_ref<const json::string_t&>();
+  return std::string(v.begin(), v.end());
 }
 
 /// A required base64url member, decoded strictly.
@@ -124,7 +155,8 @@ inline Result<SecretBytes> get_secret_b64u(const json& j, const char* name, std:
   auto it = j.find(name);
   if (it == j.end()) return Error{Errc::invalid_encoding, std::string(what) + ": missing \"" + name + "\""};
   if (!it->is_string()) return Error{Errc::invalid_encoding, std::string(what) + ": \"" + name + "\" is not a string"};
-  auto b = secret_base64url_decode(it->get_ref<const std::string&>());
+  const auto& v = it->get_ref<const json::string_t&>();
+  auto b = secret_base64url_decode(std::string_view(v.data(), v.size()));
   if (!b) return Error{Errc::invalid_encoding, std::string(what) + ": \"" + name + "\" is not base64url"};
   return b;
 }

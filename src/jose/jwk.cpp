@@ -63,6 +63,8 @@ std::string kty_of(const SuiteInfo& s) {
 }
 
 std::string b64u(byte_span b) { return base64url_encode(b); }
+// Private members are encoded without table lookups indexed by the secret.
+std::string base64url_encode_secret(const SecretBytes& b) { return secret_base64url_encode(b.span()); }
 
 // Resolve a suite hint and check it agrees with what the JWK says.
 Result<const SuiteInfo*> reconcile(const SuiteInfo* from_jwk, std::string_view hint) {
@@ -256,14 +258,14 @@ Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const S
   if (kty == "AKP") {
     j["alg"] = std::string(akp_alg(s));
     j["pub"] = b64u(pub);
-    if (priv) j["priv"] = b64u(priv->span());
+    if (priv) j["priv"] = base64url_encode_secret(*priv);
   } else if (kty == "OKP") {
     const Curve* c = okp_curve_of(s);
     j["crv"] = std::string(c->crv);
     j["alg"] = std::string(s.jose_alg);
     if (pub.size() != c->coord) return Error{Errc::internal, "JWK: unexpected OKP public key size"};
     j["x"] = b64u(pub);
-    if (priv) j["d"] = b64u(priv->span());
+    if (priv) j["d"] = base64url_encode_secret(*priv);
   } else if (kty == "EC") {
     const Curve* c = ec_curve_of(s);
     j["crv"] = std::string(c->crv);
@@ -271,7 +273,7 @@ Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const S
     if (pub.size() != 1 + 2 * c->coord || pub[0] != 0x04) return Error{Errc::internal, "JWK: unexpected EC point form"};
     j["x"] = b64u(pub.subspan(1, c->coord));
     j["y"] = b64u(pub.subspan(1 + c->coord, c->coord));
-    if (priv) j["d"] = b64u(priv->span());
+    if (priv) j["d"] = base64url_encode_secret(*priv);
   } else if (kty == "RSA") {
     j["alg"] = std::string(s.jose_alg);
     auto st = rsa_to_json(s, pub, priv, j);
@@ -279,7 +281,7 @@ Result<std::string> jwk_from_material(const SuiteInfo& s, byte_span pub, const S
   } else {  // oct
     if (!priv) return Error{Errc::unsupported, "JWK: a MAC key has no public form"};
     j["alg"] = std::string(s.jose_alg);
-    j["k"] = b64u(priv->span());
+    j["k"] = base64url_encode_secret(*priv);
   }
   std::string text = j.dump();
   auto tp = thumbprint(text);
@@ -309,15 +311,26 @@ Result<std::string> thumbprint_input(std::string_view jwk_json) {
   else if (*kty == "oct") req = {"k", "kty"};
   else return Error{Errc::unknown_suite, "JWK: no thumbprint rule for kty '" + *kty + "'"};
   // RFC 7638 §3.3: members in lexicographic order (the lists above are), no whitespace.
-  std::string out = "{";
+  // An oct key's thumbprint input holds "k" (a secret): every buffer here is wiped or sized
+  // once, so no partial copy is freed unwiped.
+  std::size_t cap = 2;
+  for (const char* name : req) {
+    auto it = j->find(name);
+    if (it == j->end()) return enc(std::string("missing \"") + name + "\"");
+    if (!it->is_string()) return enc(std::string("\"") + name + "\" is not a string");
+    cap += std::strlen(name) + 4 + 6 * it->get_ref<const json::string_t&>().size() + 2;
+  }
+  std::string out;
+  out.reserve(cap);
+  out += "{";
   for (std::size_t i = 0; i < req.size(); ++i) {
-    auto v = detail::get_string(*j, req[i], "JWK");
-    if (!v) return v.error();
+    const auto& v = j->find(req[i])->get_ref<const json::string_t&>();
     if (i) out += ",";
     out += '"';
     out += req[i];
     out += "\":";
-    out += json(*v).dump(-1, ' ', false, json::error_handler_t::strict);
+    const json::string_t quoted = json(v).dump(-1, ' ', false, json::error_handler_t::strict);  // wiped when freed
+    out.append(quoted.data(), quoted.size());
   }
   out += "}";
   return out;
@@ -327,6 +340,7 @@ Result<std::string> thumbprint(std::string_view jwk_json) {
   auto in = thumbprint_input(jwk_json);
   if (!in) return in.error();
   auto d = hash::sha256(as_bytes(*in));
+  secure_zero(in->data(), in->size());  // an oct key's input holds "k"
   return base64url_encode(d);
 }
 
@@ -367,7 +381,8 @@ Result<LoadedKey> load_jwk(std::string_view text, std::string_view suite_hint) {
   k->thumbprint = *tp;
   if (auto it = j->find("kid"); it != j->end()) {
     if (!it->is_string()) return enc("\"kid\" is not a string");
-    k->kid = it->get<std::string>();
+    const auto& v = it->get_ref<const json::string_t&>();
+    k->kid.assign(v.begin(), v.end());
   }
   return k;
 }
@@ -387,8 +402,8 @@ Result<std::vector<LoadedKey>> load_jwks(std::string_view text) {
   std::vector<LoadedKey> out;
   std::size_t i = 0;
   for (const auto& e : *keys) {
-    detail::WipedString one(e.dump());
-    auto k = load_jwk(one.s);
+    const auto one = e.dump();  // wiped_string: wiped when freed
+    auto k = load_jwk(std::string_view(one.data(), one.size()));
     if (!k) return Error{k.error().code, "JWKS: key " + std::to_string(i) + ": " + k.error().message};
     out.push_back(std::move(*k));
     ++i;

@@ -41,7 +41,7 @@ Status rsa_to_json(const SuiteInfo& s, byte_span pub, const SecretBytes* priv, o
   if (priv) {
     for (auto [name, src] : {std::pair{"d", &mem->d}, {"p", &mem->p}, {"q", &mem->q}, {"dp", &mem->dp},
                              {"dq", &mem->dq}, {"qi", &mem->qi}})
-      j[name] = base64url_encode(src->span());
+      j[name] = secret_base64url_encode(src->span());  // no table lookups indexed by the secret
   }
   return {};
 }

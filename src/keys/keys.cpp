@@ -83,7 +83,8 @@ Result<std::uint64_t> get_u64(const json& j, const char* name) {
 Status only_members(const json& j, std::initializer_list<const char*> allowed, const char* what) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return it.key() == a; }))
-      return Error{Errc::invalid_encoding, std::string(what) + ": unknown member \"" + it.key() + "\""};
+      return Error{Errc::invalid_encoding,
+                   std::string(what) + ": unknown member \"" + std::string(it.key().begin(), it.key().end()) + "\""};
   }
   return {};
 }

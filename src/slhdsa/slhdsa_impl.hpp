@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/ct.hpp"
 #include "slhdsa/address.hpp"
 #include "slhdsa/params.hpp"
 
@@ -227,6 +228,8 @@ struct Slh {
                         u8* root) noexcept {
     std::uint32_t digits[len] = {};
     if (m) wots_digits(m, digits);
+    // M is PK_FORS or a subtree root: every verifier recomputes it from the signature (public).
+    CT_DECLASSIFY(digits, sizeof digits);
     Adrs leaf_adrs = adrs;
     leaf_adrs.setTypeAndClear(WOTS_HASH);
     Adrs node_adrs = adrs;
@@ -391,6 +394,7 @@ struct Slh {
     const u8* pk_root = sk + 3 * n;
     Hs hs(pk_seed, sk_seed);
     Hs::PRF_msg(sk_prf, addrnd, m, sig);  // R
+    CT_DECLASSIFY(sig, n);  // R is the first n bytes of the signature (public; FIPS 205 §9.2)
     u8 digest[P::m];
     Hs::H_msg(sig, pk_seed, pk_root, m, digest);
     std::uint64_t idx_tree;
