@@ -79,9 +79,14 @@ void man_walk(const CLI::App& a, std::string& out) {
     auto subs = visible_subs(*s);
     std::string synopsis = "pqsig " + path_of(s);
     if (!subs.empty()) synopsis += " COMMAND";
-    if (!options_of(*s).empty()) synopsis += " [OPTIONS]";
-    for (const CLI::Option* o : options_of(*s))
-      if (is_positional(o)) synopsis += o->get_required() ? " " + o->get_name(true) : " [" + o->get_name(true) + "]";
+    bool named = false;
+    for (const CLI::Option* o : options_of(*s)) named = named || !is_positional(o);
+    if (named) synopsis += " [OPTIONS]";
+    for (const CLI::Option* o : options_of(*s)) {
+      if (!is_positional(o)) continue;
+      std::string p = o->get_name(true) + (o->get_items_expected_max() > 1 ? "..." : "");
+      synopsis += o->get_required() ? " " + p : " [" + p + "]";
+    }
     out += ".SS \"" + roff(synopsis) + "\"\n" + roff(s->get_description()) + "\n";
     for (const CLI::Option* o : options_of(*s)) {
       out += ".TP\n";

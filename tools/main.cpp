@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", [] { return version_text(); }, "print version, commit, compiler, CPU features, providers");
   app.add_flag_callback("--allow-insecure-key-perms", [] { io::set_allow_insecure_key_perms(true); },
                         "use private key files readable by group/others (also: PQSIG_ALLOW_INSECURE_KEY_PERMS=1)");
+  int rc = kExitOk;
+  register_docgen(app);  // `completion` and the man page walk the whole tree when they run
   register_suites(app);
   register_keys(app);
   register_key_records(app);
@@ -88,13 +90,11 @@ int main(int argc, char** argv) {
   register_ledger(app);
   register_serve(app);
   register_fetch(app);
-  register_docgen(app);
-  if (argc <= 1) {
-    std::cerr << app.help();
-    return kExitUsage;
-  }
-  int rc = kExitOk;
   try {
+    if (argc <= 1) {  // bare `pqsig`: the usage, as an error
+      std::cerr << app.help();
+      return kExitUsage;
+    }
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
