@@ -1,10 +1,20 @@
 #include "version.hpp"
 
 #include "pqsig/build_info.hpp"
+#include "pqsig/provider.hpp"
 
 namespace pqsig::cli {
 
-std::vector<std::string> built_in_providers() { return {"pqsig"}; }
+// Every provider compiled in, with its version, or why it cannot run here (e.g. OpenSSL < 3.5).
+std::vector<std::string> built_in_providers() {
+  std::vector<std::string> out;
+  for (const auto& p : provider::all()) {
+    const provider::ProviderInfo i = p->info();
+    out.push_back(i.available ? (i.version.empty() ? i.name : i.version)
+                              : i.name + " (unavailable: " + i.reason + ")");
+  }
+  return out;
+}
 
 namespace {
 std::string join(const std::vector<std::string>& v, const char* empty) {
@@ -23,7 +33,9 @@ std::string version_text() {
   t += "cpu features in use: " +
        join(b.cpu_features, b.portable ? "none (PQSIG_PORTABLE build: scalar reference only)" : "none (scalar reference)") +
        "\n";
-  t += "providers: " + join(built_in_providers(), "none") + "\n";
+  std::string prov;
+  for (const auto& p : built_in_providers()) prov += (prov.empty() ? "" : "; ") + p;
+  t += "providers: " + (prov.empty() ? std::string("none") : prov) + "\n";
   return t;
 }
 
