@@ -161,7 +161,10 @@ std::string render_text(const Report& rep) {
            pad(ms(l.block_ms_all_cores) + " ms", 10, true) + pad(ms(l.block_ms_dual_one_core) + " ms", 13, true) +
            pad(ms(l.block_ms_dual_all_cores) + " ms", 15, true) + "\n";
     }
-    o += "  * dual = 2 x verify: an ESTIMATE until a second independent verifier exists\n";
+    bool measured = false;
+    for (const auto& v : rep.verdicts) measured = measured || (v.ledger && !v.ledger->dual_estimated);
+    o += measured ? "  * dual = measured (pqsig + liboqs, dual enforce) where liboqs has the suite; else 2 x verify, an ESTIMATE\n"
+                  : "  * dual = 2 x verify: an ESTIMATE until a second independent verifier exists\n";
   }
 
   // ---- hybrids
