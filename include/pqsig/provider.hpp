@@ -74,6 +74,14 @@ class Provider {
   /// Cold verification from bytes: supports → prepare → verify.
   Status verify(const SuiteInfo& suite, byte_span pk, byte_span msg, byte_span sig,
                 const VerifyOptions& opt = {}) const;
+  /// Signing where the provider can (external interface, pure or with context), from the FIPS
+  /// 204 / 205 expanded secret key. Errc::unsupported where it cannot.
+  virtual Result<bytes> sign(const SuiteInfo& suite, byte_span expanded_sk, byte_span msg, byte_span ctx) const {
+    (void)expanded_sk;
+    (void)msg;
+    (void)ctx;
+    return Error{Errc::unsupported, std::string(name()) + " cannot sign " + std::string(suite.id)};
+  }
 };
 
 /// A built-in provider by name ("pqsig", "liboqs", "openssl"); unknown name → Errc::invalid_argument.

@@ -9,7 +9,9 @@
 #include <thread>
 
 #include "pqsig/hash.hpp"
+#include "pqsig/ledger.hpp"
 #include "pqsig/price.hpp"
+#include "pqsig/provider.hpp"
 
 namespace pqsig::price {
 
@@ -141,6 +143,17 @@ Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest&
                        const auto& [mi, sg] = S->pool[S->next_verify++ % S->pool.size()];
                        return S->verify(mi, sg);
                      }});
+    // Measured dual cost (ledger, enforce: pqsig + liboqs, keys cached) when liboqs implements the suite.
+    if (auto oqs = provider::find("liboqs"); oqs && (*oqs)->info().available && ((*oqs)->interfaces(s) & provider::kPure)) {
+      auto dv = std::make_shared<ledger::DualVerifier>(provider::find("pqsig").value(), *oqs, ledger::Mode::enforce,
+                                                       std::make_shared<ledger::KeyCache>(4));
+      p.ops.push_back({"verify-dual", [S, dv]() -> Status {
+                         const auto& [mi, sg] = S->pool[S->next_verify++ % S->pool.size()];
+                         const ledger::Verdict v = dv->verify(ledger::Item{S->suite, S->sk.public_key(), S->msgs[mi], sg, {}});
+                         if (v.accepted) return {};
+                         return Error{Errc::verify_failed, v.reason};
+                       }});
+    }
   } else {
     // MAC suites verify with the key itself: one operation.
     p.ops.push_back({"verify", [S]() -> Status {

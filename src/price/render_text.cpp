@@ -208,7 +208,10 @@ std::string rest(const Report& rep) {
              ms(l.block_ms_dual_all_cores) + " ms"});
     }
     o += t.str();
-    o += "  * dual = 2 x verify: an ESTIMATE until a second independent verifier exists\n";
+    bool measured = false;
+    for (const auto& v : rep.verdicts) measured = measured || (v.ledger && !v.ledger->dual_estimated);
+    o += measured ? "  * dual = measured (pqsig + liboqs, dual enforce) where liboqs has the suite; else 2 x verify, an ESTIMATE\n"
+                  : "  * dual = 2 x verify: an ESTIMATE until a second independent verifier exists\n";
   }
 
   // ---- hybrids

@@ -148,6 +148,39 @@ struct OqsVerifier final : VerifierImpl {
   }
 };
 
+// Signing through liboqs (external interface) from the FIPS 204 / 205 secret key encoding,
+// which liboqs uses as its secret key. No public_key(): the provider only signs with it.
+struct OqsSigner final : SignerImpl {
+  const OQS_SIG* sig = nullptr;
+  SecretBytes sk;
+  byte_span public_key() const noexcept override { return {}; }
+  byte_span private_key() const noexcept override { return sk.span(); }
+  Result<bytes> sign(byte_span msg, const SignOptions& opt) const override {
+    if (opt.prehash) return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no pre-hash variant"};
+    if (opt.deterministic) return Error{Errc::unsupported, std::string(info->id) + ": liboqs signs hedged only"};
+    if (opt.ctx.size() > 255) return Error{Errc::invalid_context, "context longer than 255 bytes"};
+    bytes out(sig->length_signature);
+    std::size_t len = out.size();
+    const OQS_STATUS rc = OQS_SIG_sign_with_ctx_str(sig, out.data(), &len, msg.data(), msg.size(), opt.ctx.data(),
+                                                    opt.ctx.size(), sk.span().data());
+    if (rc != OQS_SUCCESS) return Error{Errc::crypto_backend, std::string(info->id) + ": liboqs signing failed"};
+    out.resize(len);
+    return out;
+  }
+};
+
+Result<std::unique_ptr<SignerImpl>> signer_from_expanded(const SuiteInfo& s, byte_span sk) {
+  const OQS_SIG* sig = oqs_sig(s);
+  if (!sig || !sig->sig_with_ctx_support)
+    return Error{Errc::unsupported, std::string(s.id) + ": liboqs cannot sign it in this build"};
+  if (sk.size() != sig->length_secret_key) return length_error(s, "secret key", sig->length_secret_key, sk.size());
+  auto impl = std::make_unique<OqsSigner>();
+  impl->info = &s;
+  impl->sig = sig;
+  impl->sk = SecretBytes(sk);
+  return std::unique_ptr<SignerImpl>(std::move(impl));
+}
+
 Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, byte_span pub) {
   if (interfaces(s) == 0) return Error{Errc::unsupported, std::string(s.id) + ": not in this liboqs build"};
   if (pub.size() != s.public_key_size) return length_error(s, "public key", s.public_key_size, pub.size());
@@ -158,7 +191,7 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
-const Backend kBackend{nullptr, nullptr, nullptr, &verifier_from_public, nullptr, nullptr, &interfaces};
+const Backend kBackend{nullptr, nullptr, &signer_from_expanded, &verifier_from_public, nullptr, nullptr, &interfaces};
 }  // namespace
 
 const Backend* liboqs_backend() noexcept { return &kBackend; }

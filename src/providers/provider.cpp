@@ -100,6 +100,17 @@ class TableProvider final : public Provider {
     (*r)->info = &suite;
     return std::shared_ptr<const PreparedKey>(std::make_shared<TableKey>(std::move(r.value())));
   }
+  Result<bytes> sign(const SuiteInfo& suite, byte_span expanded_sk, byte_span msg, byte_span ctx) const override {
+    const detail::Backend* b = detail::backend_for(suite, name_);
+    if (!b || !b->signer_from_expanded || suite.cls != SuiteClass::signature)
+      return Provider::sign(suite, expanded_sk, msg, ctx);
+    auto signer = b->signer_from_expanded(suite, expanded_sk);
+    if (!signer) return signer.error();
+    (*signer)->info = &suite;
+    SignOptions so;
+    so.ctx = ctx;
+    return (*signer)->sign(msg, so);
+  }
 
  private:
   std::string_view name_;

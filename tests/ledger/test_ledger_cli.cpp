@@ -146,3 +146,40 @@ TEST(LedgerCli, BatchVerifyTakesAProviderMember) {
   }
   EXPECT_NE(out[5]["error"].get<std::string>().find("only"), std::string::npos) << out[5].dump();
 }
+
+TEST(LedgerCli, BenchCountsEveryCheckAndMeasuresTheBlock) {
+  TempDir d;
+  RunResult r = run_pqsig(d, "ledger bench --quick --samples 3 --rounds 2 --suites ml-dsa-44,ml-dsa-87 "
+                             "--second pqsig --seed 7 --json --no-progress --jsonl raw.jsonl");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  // Per suite, sample and round: valid (second alone, enforce, shadow) + invalid (second alone, shadow).
+  EXPECT_EQ(j["summary"]["checks"], 2 * 3 * 2 * 5);
+  EXPECT_EQ(j["summary"]["disagreements"], 0);
+  EXPECT_EQ(j["summary"]["unexpected_verdicts"], 0);
+  EXPECT_EQ(j["environment"]["seed"], 7);
+  EXPECT_FALSE(j["environment"]["load_before"].get<std::string>().empty());
+  ASSERT_EQ(j["suites"].size(), 2u);
+  const json& s44 = j["suites"][0];
+  EXPECT_EQ(s44["suite"], "ml-dsa-44");
+  EXPECT_EQ(s44["vu_estimate"], 100);
+  EXPECT_EQ(s44["vu_consensus"], 100);
+  EXPECT_EQ(s44["block"]["signatures"], 200);  // --quick caps the 2000-signature block
+  EXPECT_TRUE(s44["block"]["all_accepted"].get<bool>());
+  EXPECT_GT(s44["block"]["one_core_cpu_ms"].get<double>(), 0);
+  for (const char* way : {"first", "first-cold", "second", "dual-enforce", "dual-shadow"}) {
+    EXPECT_GT(s44["valid"][way]["median_cpu_ns"].get<double>(), 0) << way;
+    EXPECT_GT(s44["invalid"][way]["median_cpu_ns"].get<double>(), 0) << way;
+  }
+  EXPECT_EQ(j["suites"][1]["block"]["signatures"], 200000 / 290 < 200 ? 200000 / 290 : 200);
+  // Raw samples: environment, 2 suites x 3 samples x 2 rounds x (valid, invalid) x 5 ways, suites, summary.
+  const auto raw = lines_of(slurp_file(d.file("raw.jsonl")));
+  ASSERT_EQ(raw.size(), 1u + 2 * 3 * 2 * 2 * 5 + 2 + 1);
+  EXPECT_EQ(raw.front()["type"], "environment");
+  EXPECT_EQ(raw.back()["type"], "summary");
+  // A bad workload file is a usage error naming the key.
+  write_text(d.file("w.json"), R"({"consensus_vu":{"ml-dsa-44":0}})");
+  r = run_pqsig(d, "ledger bench --quick --second pqsig --workload w.json --no-progress");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("consensus_vu.ml-dsa-44"), std::string::npos) << r.err;
+}

@@ -98,3 +98,38 @@ TEST(Liboqs, PqsigSignaturesVerifyThroughLiboqsAndTamperingIsRejectedByBoth) {
   }
   EXPECT_EQ(shadow.stats().disagreements, 0u);
 }
+
+TEST(Liboqs, SignsWithTheFipsSecretKeyAndPqsigVerifies) {
+  auto ours = pp::find("pqsig").value();
+  auto oqs = pp::find("liboqs").value();
+  const bytes msg = {'l', 'e', 'd', 'g', 'e', 'r'};
+  const bytes ctx = {1, 2, 3, 4};
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87", "slh-dsa-sha2-128f", "slh-dsa-shake-128f"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    auto sk = SigningKey::generate(s).value();
+    const bytes expanded = sk.expanded_private_key().value();
+    for (const bytes& c : {bytes{}, ctx}) {
+      auto sig = oqs->sign(s, expanded, msg, c);
+      ASSERT_TRUE(sig.ok()) << id << ": " << sig.error().what();
+      pp::VerifyOptions vo;
+      vo.ctx = c;
+      EXPECT_TRUE(ours->verify(s, sk.public_key(), msg, *sig, vo).ok()) << id << " liboqs-signed, pqsig-verified";
+      EXPECT_TRUE(oqs->verify(s, sk.public_key(), msg, *sig, vo).ok()) << id;
+      const bytes other = {9};
+      vo.ctx = other;
+      EXPECT_FALSE(ours->verify(s, sk.public_key(), msg, *sig, vo).ok()) << id << " wrong context";
+    }
+    // And the reverse: pqsig signs with the same key bytes, liboqs verifies.
+    auto mine = ours->sign(s, expanded, msg, ctx);
+    ASSERT_TRUE(mine.ok()) << mine.error().what();
+    pp::VerifyOptions vo;
+    vo.ctx = ctx;
+    EXPECT_TRUE(oqs->verify(s, sk.public_key(), msg, *mine, vo).ok()) << id;
+  }
+  // Where liboqs cannot sign: a typed error.
+  const SuiteInfo& ed = *find_suite("ed25519").value();
+  auto r = oqs->sign(ed, bytes(32), msg, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::unsupported);
+  EXPECT_EQ(oqs->sign(*find_suite("ml-dsa-44").value(), bytes(10), msg, {}).error().code, Errc::invalid_length);
+}
