@@ -46,6 +46,8 @@ class ShakeHash {
   // ---- four independent calls at once (4-way Keccak: AVX2 when available, else four scalar
   // permutations). Lane q uses adrs[q]; all lanes have the same input length.
   void F_x4(const Adrs* adrs, std::uint8_t* const* io) const noexcept { one_block_x4<n>(adrs, io, io); }
+  /// F_x4 on public values (chains recomputed from a signature): the state is not wiped.
+  void F_x4_public(const Adrs* adrs, std::uint8_t* const* io) const noexcept { one_block_x4<n, std::uint8_t*, false>(adrs, io, io); }
   void PRF_x4(const Adrs* adrs, std::uint8_t* const* out) const noexcept {
     const std::uint8_t* in[4] = {sk_seed_, sk_seed_, sk_seed_, sk_seed_};
     one_block_x4<n>(adrs, in, out);
@@ -109,7 +111,7 @@ class ShakeHash {
 
   // Four lanes at once: the padded states are written directly in the interleaved layout of the
   // 4-way Keccak backend (lane i of state q at st[i][q]; n, 32 and the input are whole lanes).
-  template <std::size_t InBytes, class In>
+  template <std::size_t InBytes, class In, bool kWipe = true>
   void one_block_x4(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
     static_assert(n + 32 + InBytes < hash::kShake256Rate);
     static_assert(n % 8 == 0 && InBytes % 8 == 0);
@@ -127,7 +129,7 @@ class ShakeHash {
     hash::detail::keccak_x4_backend().permute(st);
     for (int q = 0; q < 4; ++q)
       for (std::size_t i = 0; i < kSeedLanes; ++i) std::memcpy(out[q] + 8 * i, &st[i][q], 8);
-    wipe(st, sizeof st);  // may hold SK.seed (PRF) or secret chain values
+    if constexpr (kWipe) wipe(st, sizeof st);  // may hold SK.seed (PRF) or secret chain values
   }
 
   std::uint8_t pk_seed_[n];
