@@ -70,8 +70,6 @@ class Shake128x4 {
  public:
   Shake128x4() noexcept = default;
   explicit Shake128x4(bool wipe) noexcept : wipe_(wipe) {}
-  Shake128x4(const Shake128x4&) = delete;
-  Shake128x4& operator=(const Shake128x4&) = delete;
   /// Absorb four equal-length inputs and finalize.
   void absorb_once(const std::uint8_t* in[4], std::size_t len) noexcept;
   /// Squeeze nblocks blocks of 168 bytes into each of out[0..3].
@@ -88,8 +86,6 @@ class Shake256x4 {
  public:
   Shake256x4() noexcept = default;
   explicit Shake256x4(bool wipe) noexcept : wipe_(wipe) {}
-  Shake256x4(const Shake256x4&) = delete;
-  Shake256x4& operator=(const Shake256x4&) = delete;
   void absorb_once(const std::uint8_t* in[4], std::size_t len) noexcept;
   void squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexcept;
   ~Shake256x4() {

@@ -16,8 +16,8 @@ KX_ATTR __attribute__((always_inline)) inline __m256i kx_rol(__m256i x) {
   return _mm256_or_si256(_mm256_slli_epi64(x, N), _mm256_srli_epi64(x, 64 - N));
 }
 KX_ATTR __attribute__((always_inline)) inline __m256i kx_xor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
-KX_ATTR __attribute__((always_inline)) inline __m256i kx_xor3(__m256i a, __m256i b, __m256i c) {
-  return _mm256_xor_si256(_mm256_xor_si256(a, b), c);
+KX_ATTR __attribute__((always_inline)) inline __m256i kx_xor5(__m256i a, __m256i b, __m256i c, __m256i d, __m256i e) {
+  return _mm256_xor_si256(_mm256_xor_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(c, d)), e);
 }
 KX_ATTR __attribute__((always_inline)) inline __m256i kx_chi(__m256i a, __m256i b, __m256i c) {
   return _mm256_xor_si256(a, _mm256_andnot_si256(b, c));  // a ^ (~b & c)

@@ -18,8 +18,8 @@ KX_ATTR __attribute__((always_inline)) inline __m256i kx_rol(__m256i x) {
   return _mm256_rol_epi64(x, N);
 }
 KX_ATTR __attribute__((always_inline)) inline __m256i kx_xor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
-KX_ATTR __attribute__((always_inline)) inline __m256i kx_xor3(__m256i a, __m256i b, __m256i c) {
-  return _mm256_ternarylogic_epi64(a, b, c, 0x96);  // a ^ b ^ c
+KX_ATTR __attribute__((always_inline)) inline __m256i kx_xor5(__m256i a, __m256i b, __m256i c, __m256i d, __m256i e) {
+  return _mm256_ternarylogic_epi64(_mm256_ternarylogic_epi64(a, b, c, 0x96), d, e, 0x96);  // a ^ b ^ c ^ d ^ e
 }
 KX_ATTR __attribute__((always_inline)) inline __m256i kx_chi(__m256i a, __m256i b, __m256i c) {
   return _mm256_ternarylogic_epi64(a, b, c, 0xD2);  // a ^ (~b & c)

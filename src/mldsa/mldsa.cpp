@@ -3,8 +3,11 @@
 // Constant-time discipline: secret data (ξ, ρ′, K, s1, s2, t0, rnd, ρ″, y, w, c·s, hints before
 // acceptance) never reaches a branch, a memory index or a division. Declassified values, each
 // with its reason at the CT_DECLASSIFY site: ρ (part of pk), the accept bit of each RejBoundedPoly
-// candidate, c̃ of each attempt, the accept/reject bit of the signing loop, the accepted (z, h)
-// (published in σ), and the validity bit of an imported secret key.
+// candidate (scalar and AVX2 samplers, poly.cpp / poly_avx2.cpp), c̃ of each attempt, the
+// reject bit of each checked polynomial in the signing loop (early abort, as the Dilithium
+// reference code does), the accepted (z, h) (published in σ), and the validity bit of an
+// imported secret key. Vector backends (poly_avx2.cpp, rounding_avx2.cpp) follow the same rules
+// and are covered by tests/ct_mldsa.
 //
 // No heap allocation: all state lives in fixed-size work structs on the stack, wiped on return.
 #include <algorithm>

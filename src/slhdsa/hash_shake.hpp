@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "hash/keccak_backend.hpp"
 #include "pqsig/hash.hpp"
 #include "slhdsa/address.hpp"
 #include "slhdsa/params.hpp"
@@ -45,6 +46,8 @@ class ShakeHash {
   // ---- four independent calls at once (4-way Keccak: AVX2 when available, else four scalar
   // permutations). Lane q uses adrs[q]; all lanes have the same input length.
   void F_x4(const Adrs* adrs, std::uint8_t* const* io) const noexcept { one_block_x4<n>(adrs, io, io); }
+  /// F_x4 on public values (chains recomputed from a signature): the state is not wiped.
+  void F_x4_public(const Adrs* adrs, std::uint8_t* const* io) const noexcept { one_block_x4<n, std::uint8_t*, false>(adrs, io, io); }
   void PRF_x4(const Adrs* adrs, std::uint8_t* const* out) const noexcept {
     const std::uint8_t* in[4] = {sk_seed_, sk_seed_, sk_seed_, sk_seed_};
     one_block_x4<n>(adrs, in, out);
@@ -106,21 +109,27 @@ class ShakeHash {
     wipe(st, sizeof st);  // may hold SK.seed (PRF) or a secret chain value
   }
 
-  template <std::size_t InBytes, class In>
+  // Four lanes at once: the padded states are written directly in the interleaved layout of the
+  // 4-way Keccak backend (lane i of state q at st[i][q]; n, 32 and the input are whole lanes).
+  template <std::size_t InBytes, class In, bool kWipe = true>
   void one_block_x4(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
     static_assert(n + 32 + InBytes < hash::kShake256Rate);
-    std::uint64_t st[4][25] = {};
+    static_assert(n % 8 == 0 && InBytes % 8 == 0);
+    constexpr std::size_t kSeedLanes = n / 8, kInLane = kSeedLanes + 4, kPadLane = kInLane + InBytes / 8;
+    alignas(32) std::uint64_t st[25][4];
+    std::memset(st, 0, sizeof st);
     for (int q = 0; q < 4; ++q) {
-      auto* p = reinterpret_cast<std::uint8_t*>(st[q]);
-      std::memcpy(p, pk_seed_, n);
-      std::memcpy(p + n, adrs[q].b, 32);
-      std::memcpy(p + n + 32, in[q], InBytes);
-      p[n + 32 + InBytes] = 0x1F;
-      p[hash::kShake256Rate - 1] ^= 0x80;
+      for (std::size_t i = 0; i < kSeedLanes; ++i) std::memcpy(&st[i][q], pk_seed_ + 8 * i, 8);
+      for (std::size_t i = 0; i < 4; ++i) std::memcpy(&st[kSeedLanes + i][q], adrs[q].b + 8 * i, 8);
+      const std::uint8_t* src = in[q];
+      for (std::size_t i = 0; i < InBytes / 8; ++i) std::memcpy(&st[kInLane + i][q], src + 8 * i, 8);
+      st[kPadLane][q] = 0x1F;                                     // SHAKE suffix + first pad bit
+      st[hash::kShake256Rate / 8 - 1][q] ^= std::uint64_t{0x80} << 56;  // last pad bit (byte 135)
     }
-    hash::keccak_f1600_x4(st);
-    for (int q = 0; q < 4; ++q) std::memcpy(out[q], st[q], n);
-    wipe(st, sizeof st);
+    hash::detail::keccak_x4_backend().permute(st);
+    for (int q = 0; q < 4; ++q)
+      for (std::size_t i = 0; i < kSeedLanes; ++i) std::memcpy(out[q] + 8 * i, &st[i][q], 8);
+    if constexpr (kWipe) wipe(st, sizeof st);  // may hold SK.seed (PRF) or secret chain values
   }
 
   std::uint8_t pk_seed_[n];

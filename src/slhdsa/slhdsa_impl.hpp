@@ -102,7 +102,8 @@ struct Slh {
   }
 
   // FIPS 205, Algorithm 5 for all len chains of one WOTS+ signature, four chains at a time
-  // (public data: verification only). Each of the four lanes runs one chain and takes the next
+  // (public data: the chains start from signature values; used by verification and by ht_sign's
+  // xmss_pkFromSig on the signature just produced). Each of the four lanes runs one chain and takes the next
   // unfinished chain when its own ends, so the F_x4 calls number about ⌈Σ steps / 4⌉; an idle
   // lane hashes a scratch value that is discarded.
   static void chains_x4(const Hs& hs, u8* tmp, const std::uint32_t* msg, const Adrs& adrs) noexcept {
@@ -139,7 +140,7 @@ struct Slh {
         io[q] = tmp + static_cast<std::size_t>(chain_of[q]) * n;
       }
       if (!any) break;
-      hs.F_x4(a4, io);
+      hs.F_x4_public(a4, io);  // chain values recomputed from a signature are public
       for (int q = 0; q < 4; ++q)
         if (chain_of[q] >= 0 && ++j[q] == end[q]) take(q);
     }

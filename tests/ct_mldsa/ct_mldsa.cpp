@@ -49,10 +49,10 @@ int main() {
         ++failures;
       // keygen keeping the prepared key (one ExpandA), then signing with it
       {
-        static std::uint8_t pk3[kMaxPkBytes], sk3[kMaxSkBytes];
+        static std::uint8_t pk3[kMaxPkBytes], sk3[kMaxSkBytes], sig3[kMaxSigBytes];
         auto prep = PreparedSigningKey::keygen_internal(lv, byte_span(seed, 32), mut_byte_span(pk3, p.pk_bytes),
                                                         mut_byte_span(sk3, p.sk_bytes));
-        if (!prep || !prep.value().sign(byte_span(msg, sizeof msg), mut_byte_span(sig, p.sig_bytes), o)) ++failures;
+        if (!prep || !prep.value().sign(byte_span(msg, sizeof msg), mut_byte_span(sig3, p.sig_bytes), o)) ++failures;
         CT_DECLASSIFY(sk3, p.sk_bytes);
       }
       // expanded-key import check with a secret key
