@@ -1,6 +1,8 @@
 #include "common/cpu.hpp"
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 
 #if !defined(PQSIG_PORTABLE) && (defined(__x86_64__) || defined(_M_X64))
 #include <cpuid.h>
@@ -14,6 +16,9 @@ std::atomic<bool> g_forced{false};
 struct Features {
   bool avx2 = false, sha = false, bmi2 = false;
   Features() noexcept {
+    // PQSIG_FORCE_PORTABLE=1: behave as a CPU without any extension (CI runs every unit test so,
+    // to keep the scalar reference tested in the same build as the vector paths).
+    if (const char* v = std::getenv("PQSIG_FORCE_PORTABLE"); v && std::strcmp(v, "1") == 0) return;
 #if defined(PQSIG_X86)
     unsigned a, b, c, d;
     if (__get_cpuid_max(0, nullptr) < 7) return;

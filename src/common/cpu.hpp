@@ -6,7 +6,8 @@ namespace pqsig::cpu {
 bool has_avx2() noexcept;
 bool has_sha_ni() noexcept;
 bool has_bmi2() noexcept;
-/// Force the scalar reference everywhere (tests use this to compare backends).
+/// Force the scalar reference everywhere (tests use this to compare backends). The environment
+/// variable PQSIG_FORCE_PORTABLE=1 makes every feature query answer false for the whole process.
 void force_portable(bool on) noexcept;
 bool portable_forced() noexcept;
 }  // namespace pqsig::cpu
