@@ -410,7 +410,7 @@ void x4_absorb_once(std::uint64_t st[25][4], const std::uint8_t* in[4], std::siz
   const std::size_t rem = len - off;
   for (int j = 0; j < 4; ++j) {
     std::uint8_t last[kRate] = {};  // pad10*1 with the SHAKE suffix (FIPS 202 §6.2, §B.2)
-    std::memcpy(last, in[j] + off, rem);
+    if (rem != 0) std::memcpy(last, in[j] + off, rem);  // in[j] may be null when len == 0
     last[rem] ^= 0x1F;
     last[kRate - 1] ^= 0x80;
     for (std::size_t i = 0; i < kRate / 8; ++i) st[i][j] ^= load64(last + 8 * i);
