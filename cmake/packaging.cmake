@@ -28,7 +28,7 @@ set_source_files_properties(src/common/build_info.cpp PROPERTIES COMPILE_DEFINIT
 # (-fvisibility=hidden is not used: without export annotations in every public header it would
 # hide the API too, and a version script cannot re-export hidden symbols.)
 # Tests and the CLI keep linking the static library (tests use internals).
-if(PQSIG_BUILD_SHARED)
+if(PQSIG_BUILD_SHARED AND NOT PQSIG_FUZZ)  # fuzz builds instrument the archive: no .so there
   set(_pqsig_map ${CMAKE_BINARY_DIR}/pqsig.map)
   add_custom_command(OUTPUT ${_pqsig_map}
     COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DARCHIVE=$<TARGET_FILE:pqsig> -DOUT=${_pqsig_map}
