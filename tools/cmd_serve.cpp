@@ -30,7 +30,7 @@ void parse_listen(const std::string& s, sv::ServerOptions& o) {
 
 struct VerifyCmd {
   std::string listen = "127.0.0.1:8089", policy, redis, scheme = "https", ca_file, ready_file;
-  std::vector<std::string> keys;
+  std::vector<std::string> keys, registries;
   bool fail_open = false, no_dir = false, allow_http = false, no_replay = false, allow_private = false;
   long dir_timeout_ms = 2000;
   std::size_t dir_max_bytes = 256 * 1024, dir_max_entries = 1024, max_header = 16 * 1024;
@@ -57,6 +57,11 @@ void run_verify(const VerifyCmd& c) {
   vo.max_header_bytes = c.max_header;
   std::vector<std::string> texts;
   for (const auto& k : c.keys) texts.push_back(read_text(k));
+  for (const auto& r : c.registries) {
+    auto entries = sv::parse_registry(read_text(r));
+    if (!entries) throw Exit{kExitUsage, r + ": " + entries.error().message};
+    sv::apply_registry(entries.value(), vo, texts);
+  }
   static sv::Metrics metrics;
   sv::DirectoryCacheOptions dco;
   dco.http.connect_timeout_ms = c.dir_timeout_ms;
@@ -118,6 +123,9 @@ void register_serve(CLI::App& app) {
   auto* v = serve->add_subcommand("verify", "HTTP verifier for nginx auth_request / Caddy forward_auth / Envoy ext_authz");
   v->add_option("--listen", vc->listen, "HOST:PORT (default 127.0.0.1:8089; port 0 = any)");
   v->add_option("--keys", vc->keys, "static JWKS / JWK file(s)");
+  v->add_option("--registry", vc->registries,
+                "registry file(s) (draft-meunier-webbotauth-registry text format: https card/directory URLs, data: cards); "
+                "only listed agents are fetched");
   v->add_option("--policy", vc->policy, "policy JSON file (strict; default: safe web-bot-auth policy)");
   v->add_option("--redis", vc->redis, "redis://host:port[/db] nonce replay store shared by a fleet");
   v->add_flag("--replay-fail-open", vc->fail_open, "accept (counted) when the replay store is unreachable (default: refuse)");

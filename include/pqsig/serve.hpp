@@ -130,6 +130,7 @@ enum class AgentType { directory, jwks_uri, cimd };
 struct AgentRef {
   std::string url;
   AgentType type = AgentType::directory;
+  bool typed = false;  ///< the Signature-Agent member carried an explicit `type` parameter
 };
 /// Parses a Signature-Agent field (dictionary of sf-strings with optional ;type=token/string;
 /// the older single sf-string form is accepted as one "directory" entry labelled "").
@@ -194,6 +195,39 @@ struct CardKeys {
   std::string jwks_uri;  ///< to fetch, or empty
 };
 Result<CardKeys> validate_agent_card(std::string_view json, std::string_view card_url);
+/// A card inlined in a registry as a data: URL (not resolved through a client_id, so client_id is
+/// optional; if present it must be an https URL). Same key rules as validate_agent_card.
+Result<CardKeys> validate_inline_agent_card(std::string_view json);
+
+// ------------------------------------------------------------------ registry (text format)
+
+/// One line of a registry (draft-meunier-webbotauth-registry §4, §4.2 "Formal Syntax"): an
+/// https URL of a Signature Agent Card or key directory, or a data: URL inlining a card.
+struct RegistryEntry {
+  enum class Kind { https, data };
+  Kind kind = Kind::https;
+  std::string url;        ///< the URL as written (https entries; data entries: the whole data: URL)
+  AgentType type = AgentType::cimd;  ///< https: directory when the path is the directory well-known path, else cimd
+  std::string card;       ///< data entries: the decoded card (JSON text)
+  CardKeys keys;          ///< data entries: the validated card's keys
+  std::size_t line = 0;   ///< 1-based line number
+};
+struct RegistryLimits {
+  std::size_t max_bytes = 1024 * 1024;  ///< whole registry
+  std::size_t max_entries = 4096;
+  std::size_t max_url = 2048;           ///< https entries
+  std::size_t max_data_url = 64 * 1024; ///< data: entries (encoded)
+  std::size_t max_line = 64 * 1024 + 1024;
+};
+/// Parses a registry: lines ended by CR, LF or CRLF; empty lines and `#` comments (a comment may
+/// end a line after whitespace); one URL per line. Strict (§4.4: "validate the registry format
+/// and reject malformed entries"): any malformed line fails the whole registry with a typed error
+/// naming the line (invalid_encoding; unsupported for a scheme other than https/data;
+/// invalid_length past a limit; policy for a duplicate entry).
+Result<std::vector<RegistryEntry>> parse_registry(std::string_view text, const RegistryLimits& limits = {});
+/// The URL a directory-type agent is fetched from (origin + well-known path when the URL has no
+/// path), else the URL itself. Registry entries and Signature-Agent members are compared on it.
+std::string agent_fetch_url(const AgentRef& agent);
 
 // ------------------------------------------------------------------ the verifier
 
@@ -204,7 +238,16 @@ struct VerifyOptions {
   std::size_t max_header_bytes = 16 * 1024;  ///< header section of the auth request
   std::size_t max_labels = 8;      ///< Signature-Input members considered
   std::size_t max_agents = 4;      ///< Signature-Agent members fetched per request
+  /// Agents from a registry (`--registry`): when non-empty, only these agents (and policy.agents)
+  /// are fetched, compared on agent_fetch_url; a Signature-Agent member without an explicit type
+  /// takes the registry entry's type (directory or card).
+  std::vector<AgentRef> registry_agents;
+  bool registry_only = false;  ///< a registry was given: agents outside it (and policy.agents) are never fetched
 };
+
+/// What a verifier takes from a registry: https entries become registry agents; data: cards add
+/// their inline JWKS to `static_keys`, or their jwks_uri as a registry agent of type jwks_uri.
+void apply_registry(const std::vector<RegistryEntry>& entries, VerifyOptions& opt, std::vector<std::string>& static_keys);
 
 /// The decision for one request.
 struct Decision {

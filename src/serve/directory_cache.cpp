@@ -70,6 +70,7 @@ Result<std::vector<std::pair<std::string, AgentRef>>> parse_signature_agent(std:
     if (const auto* t = sf::find_param(m.item.params, "type")) {
       if (t->type != sf::Type::token && t->type != sf::Type::string)
         return Error{Errc::invalid_encoding, "Signature-Agent member " + label + ": type must be a token"};
+      ref.typed = true;
       if (t->s == "directory") ref.type = AgentType::directory;
       else if (t->s == "jwks_uri") ref.type = AgentType::jwks_uri;
       else if (t->s == "cimd") ref.type = AgentType::cimd;
@@ -80,13 +81,9 @@ Result<std::vector<std::pair<std::string, AgentRef>>> parse_signature_agent(std:
   return out;
 }
 
-Result<CardKeys> validate_agent_card(std::string_view text, std::string_view card_url) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Error{Errc::invalid_encoding, "agent card is not a JSON object"};
-  auto cid = j.find("client_id");
-  if (cid == j.end() || !cid->is_string()) return Error{Errc::invalid_encoding, "agent card without client_id"};
-  if (cid->get<std::string>() != card_url)
-    return Error{Errc::policy, "agent card client_id '" + cid->get<std::string>() + "' is not the card's URL"};
+namespace {
+// draft-meunier-webbotauth-registry §3: card members shared by fetched and inline cards.
+Result<CardKeys> card_keys(const nlohmann::json& j) {
   if (auto wba = j.find("web_bot_auth"); wba != j.end() && !wba->is_object())
     return Error{Errc::invalid_encoding, "agent card: web_bot_auth must be an object"};
   for (const char* s : {"client_name", "client_uri", "purpose"})
@@ -107,6 +104,36 @@ Result<CardKeys> validate_agent_card(std::string_view text, std::string_view car
     return Error{Errc::invalid_encoding, "agent card carries no keys (jwks or jwks_uri)"};
   }
   return out;
+}
+}  // namespace
+
+// draft-meunier-webbotauth-registry §3.1.1: a card fetched from its client_id names that URL.
+Result<CardKeys> validate_agent_card(std::string_view text, std::string_view card_url) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Error{Errc::invalid_encoding, "agent card is not a JSON object"};
+  auto cid = j.find("client_id");
+  if (cid == j.end() || !cid->is_string()) return Error{Errc::invalid_encoding, "agent card without client_id"};
+  if (cid->get<std::string>() != card_url)
+    return Error{Errc::policy, "agent card client_id '" + cid->get<std::string>() + "' is not the card's URL"};
+  return card_keys(j);
+}
+
+// draft-meunier-webbotauth-registry §4: a card inlined in a registry (data: URL).
+Result<CardKeys> validate_inline_agent_card(std::string_view text) {
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Error{Errc::invalid_encoding, "agent card is not a JSON object"};
+  if (j.empty()) return Error{Errc::invalid_encoding, "agent card has no parameter"};
+  if (auto cid = j.find("client_id"); cid != j.end()) {
+    if (!cid->is_string()) return Error{Errc::invalid_encoding, "agent card: client_id must be a string"};
+    auto u = client::parse_url(cid->get<std::string>());
+    if (!u || u->scheme != "https") return Error{Errc::invalid_encoding, "agent card: client_id must be an https URL"};
+  }
+  auto k = card_keys(j);
+  if (k && !k->jwks_uri.empty()) {  // §3.1.2: "The URI scheme MUST be https."
+    auto u = client::parse_url(k->jwks_uri);
+    if (!u || u->scheme != "https") return Error{Errc::invalid_encoding, "agent card: jwks_uri must be an https URL"};
+  }
+  return k;
 }
 
 DirectoryCache::DirectoryCache(DirectoryCacheOptions opt, Metrics* metrics, Fetch fetch)

@@ -106,10 +106,20 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
     auto refs = parse_signature_agent(*sa);
     if (!refs) return reject("malformed_signature_agent", refs.error().message);
     std::size_t n = 0;
-    for (const auto& [label, ref] : refs.value()) {
+    for (const auto& [label, named] : refs.value()) {
       if (++n > opt_.max_agents) break;
-      if (!pol.agents.empty() && std::find(pol.agents.begin(), pol.agents.end(), ref.url) == pol.agents.end()) {
-        agent_error = "agent " + ref.url + " is not allowed by the policy";
+      AgentRef ref = named;
+      bool in_policy = std::find(pol.agents.begin(), pol.agents.end(), ref.url) != pol.agents.end();
+      const AgentRef* reg = nullptr;
+      if (!opt_.registry_agents.empty()) {
+        std::string want = agent_fetch_url(ref);
+        for (const auto& r : opt_.registry_agents)
+          if (r.url == ref.url || agent_fetch_url(r) == want) reg = &r;
+        if (reg && !ref.typed) ref.type = reg->type;  // the registry says what the URL is
+      }
+      bool restricted = !pol.agents.empty() || opt_.registry_only || !opt_.registry_agents.empty();
+      if (restricted && !in_policy && !reg) {
+        agent_error = "agent " + ref.url + " is not allowed by the policy or the registry";
         continue;
       }
       bool dup = false;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -667,3 +668,156 @@ TEST(ServeClient, PlainHttpRefusedByDefault) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------------------ registry (draft-meunier-webbotauth-registry §4)
+
+namespace {
+std::string pct(std::string_view s) {  // percent-encode everything but unreserved characters
+  static const char* hex = "0123456789ABCDEF";
+  std::string o;
+  for (char c : s) {
+    auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '_' || c == '.' || c == '~') o.push_back(c);
+    else o += std::string("%") + hex[u >> 4] + hex[u & 15];
+  }
+  return o;
+}
+pqsig::Errc registry_error(std::string_view text) {
+  auto r = sv::parse_registry(text);
+  EXPECT_FALSE(r.ok()) << text;
+  return r ? Errc::internal : r.error().code;  // internal: "no error" never expected here
+}
+}  // namespace
+
+TEST(ServeRegistry, ParsesTheDraftExample) {
+  // §4.1's example, including its inline card (a data: URL whose JSON holds a space).
+  std::string text =
+      "# An example list of bots\n"
+      "https://bot1.example.com/.well-known/http-message-signatures-directory\n"
+      "https://crawler2.example.com/.well-known/http-message-signatures-directory\n"
+      "\n"
+      "# Now the list of platforms\n"
+      "https://zerotrust-gateway.example.com/v1/signature-agent-card\n"
+      "\n"
+      "# Below is an inlined card with the data URL scheme\n"
+      "data:application/json,{\"client_name\":\"Inline Bot\",\"jwks_uri\":\"https://inline.example.com/.well-known/"
+      "http-message-signatures-directory\"}\n";
+  auto r = sv::parse_registry(text);
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  ASSERT_EQ(r->size(), 4u);
+  EXPECT_EQ((*r)[0].kind, sv::RegistryEntry::Kind::https);
+  EXPECT_EQ((*r)[0].type, sv::AgentType::directory);
+  EXPECT_EQ((*r)[0].line, 2u);
+  EXPECT_EQ((*r)[2].type, sv::AgentType::cimd);
+  EXPECT_EQ((*r)[2].url, "https://zerotrust-gateway.example.com/v1/signature-agent-card");
+  EXPECT_EQ((*r)[3].kind, sv::RegistryEntry::Kind::data);
+  EXPECT_EQ((*r)[3].keys.jwks_uri, "https://inline.example.com/.well-known/http-message-signatures-directory");
+  EXPECT_EQ((*r)[3].line, 9u);
+}
+
+TEST(ServeRegistry, LineEndingsCommentsAndEncodings) {
+  std::string card = R"({"client_id":"https://inline.example/bot","jwks":)" + jwks({keys().ed_pub}) + "}";
+  std::string b64 = pqsig::base64_encode(pqsig::byte_span(reinterpret_cast<const std::uint8_t*>(card.data()), card.size()));
+  std::string text = "https://a.example/card   # trailing comment\r"
+                     "  \t\r\n"
+                     "#\xc3\xa9t\xc3\xa9 comment in UTF-8\r\n"
+                     "data:application/json;charset=utf-8;base64," + b64 + "\n"
+                     "data:application/json," + pct(card) + " # percent-encoded";  // no final NL
+  auto r = sv::parse_registry(text);
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  ASSERT_EQ(r->size(), 3u);
+  EXPECT_EQ((*r)[0].url, "https://a.example/card");
+  EXPECT_EQ((*r)[1].line, 4u);
+  EXPECT_EQ((*r)[1].card, card);
+  EXPECT_EQ((*r)[2].card, card);
+  EXPECT_FALSE((*r)[1].keys.jwks.empty());
+  EXPECT_TRUE(sv::parse_registry("").ok());
+  EXPECT_TRUE(sv::parse_registry("\n\n# only comments\n").value().empty());
+}
+
+TEST(ServeRegistry, MalformedEntriesRefusedWithTypedErrors) {
+  EXPECT_EQ(registry_error("http://a.example/card\n"), Errc::unsupported);
+  EXPECT_EQ(registry_error("ftp://a.example/card\n"), Errc::unsupported);
+  EXPECT_EQ(registry_error("a.example/card\n"), Errc::unsupported);
+  EXPECT_EQ(registry_error(" https://a.example/card\n"), Errc::invalid_encoding);     // must start the line
+  EXPECT_EQ(registry_error("https://a.example/card#frag\n"), Errc::invalid_encoding);  // no fragment
+  EXPECT_EQ(registry_error("https://a.example/a b\n"), Errc::invalid_encoding);
+  EXPECT_EQ(registry_error("https:a.example\n"), Errc::invalid_encoding);
+  EXPECT_EQ(registry_error(std::string("https://a.example/\x01x\n")), Errc::invalid_encoding);
+  EXPECT_EQ(registry_error("https://user@a.example/card\n"), Errc::invalid_encoding);
+  EXPECT_EQ(registry_error("https://a.example/c # bad \xff utf-8\n"), Errc::invalid_encoding);
+  EXPECT_EQ(registry_error("https://a.example/c # control \x07\n"), Errc::invalid_encoding);
+  EXPECT_EQ(registry_error("https://a.example/c\nhttps://a.example/c\n"), Errc::policy);  // duplicate
+  // data: cards
+  EXPECT_EQ(registry_error("data:,hello\n"), Errc::unsupported);                         // text/plain
+  EXPECT_EQ(registry_error("data:text/html,<b>x</b>\n"), Errc::unsupported);
+  EXPECT_EQ(registry_error("data:application/json\n"), Errc::invalid_encoding);          // no ','
+  EXPECT_EQ(registry_error("data:application/json,{\"x\":1\n"), Errc::invalid_encoding); // bad JSON
+  EXPECT_EQ(registry_error("data:application/json,%7\n"), Errc::invalid_encoding);       // bad escape
+  EXPECT_EQ(registry_error("data:application/json;base64,!!!!\n"), Errc::invalid_encoding);
+  EXPECT_EQ(registry_error("data:application/json,{}\n"), Errc::invalid_encoding);       // no parameter
+  EXPECT_EQ(registry_error("data:application/json,{\"client_name\":\"x\"}\n"), Errc::invalid_encoding);  // no keys
+  EXPECT_EQ(registry_error("data:application/json,{\"jwks_uri\":\"http://a.example/k\"}\n"), Errc::invalid_encoding);
+  EXPECT_EQ(registry_error("data:application/json,{\"client_id\":7,\"jwks_uri\":\"https://a.example/k\"}\n"),
+            Errc::invalid_encoding);
+  // The error names the line.
+  auto r = sv::parse_registry("https://a.example/1\n\nhttp://b.example\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("line 3"), std::string::npos) << r.error().message;
+}
+
+TEST(ServeRegistry, Limits) {
+  sv::RegistryLimits lim;
+  lim.max_entries = 3;
+  std::string text;
+  for (int i = 0; i < 4; ++i) text += "https://a" + std::to_string(i) + ".example/card\n";
+  auto r = sv::parse_registry(text, lim);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::invalid_length);
+  lim = {};
+  lim.max_bytes = 16;
+  EXPECT_EQ(sv::parse_registry(text, lim).error().code, Errc::invalid_length);
+  lim = {};
+  lim.max_url = 30;
+  EXPECT_EQ(sv::parse_registry("https://a.example/" + std::string(40, 'x') + "\n", lim).error().code, Errc::invalid_length);
+  lim = {};
+  lim.max_line = 100;
+  EXPECT_EQ(sv::parse_registry("# " + std::string(200, 'c') + "\n", lim).error().code, Errc::invalid_length);
+  EXPECT_EQ(sv::parse_registry(std::string(sv::RegistryLimits{}.max_bytes + 1, '\n')).error().code, Errc::invalid_length);
+}
+
+TEST(ServeRegistry, VerifierFetchesOnlyRegistryAgents) {
+  CacheFixture f;
+  sv::MemoryReplayStore replay;
+  std::int64_t now = kNow;
+  sv::DirectoryCache cache({}, &f.metrics, f.fetch(&now));
+  auto make = [&](std::string_view registry) {
+    sv::VerifyOptions o;
+    std::vector<std::string> static_keys;
+    auto entries = sv::parse_registry(registry);
+    EXPECT_TRUE(entries.ok()) << entries.error().what();
+    sv::apply_registry(entries.value(), o, static_keys);
+    auto v = sv::Verifier::create(o, static_keys, &cache, &replay, &f.metrics);
+    EXPECT_TRUE(v.ok()) << v.error().what();
+    return std::move(v.value());
+  };
+  // The request's Signature-Agent is "https://agent.example": listed as its directory URL.
+  auto listed = make("https://agent.example/.well-known/http-message-signatures-directory\n");
+  auto d = listed->decide(signed_request(), kNow);
+  EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
+  EXPECT_EQ(d.agent, "https://agent.example");
+  EXPECT_EQ(f.calls.load(), 1);
+  // A registry without it: the agent's directory is never fetched, the request is refused.
+  auto unlisted = make("https://other.example/.well-known/http-message-signatures-directory\n");
+  int before = f.calls.load();
+  d = unlisted->decide(signed_request(), kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "directory_unavailable") << d.detail;
+  EXPECT_EQ(f.calls.load(), before);
+  // An inline card's keys verify without any fetch.
+  std::string card = R"({"client_name":"Inline","jwks":)" + jwks({keys().ed_pub}) + "}";
+  auto inline_card = make("data:application/json," + pct(card) + "\n");
+  d = inline_card->decide(signed_request(), kNow);
+  EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
+  EXPECT_EQ(f.calls.load(), before);
+}
