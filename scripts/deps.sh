@@ -14,6 +14,7 @@ if [ "${PQSIG_DEPS_EXTRA:-0}" = 1 ]; then
   command -v node >/dev/null 2>&1 || PKGS+=(nodejs)
   command -v npm >/dev/null 2>&1 || PKGS+=(npm)
   PKGS+=(chromium)
+  PKGS+=(caddy)  # tests/serve: Caddy forward_auth in front of `pqsig serve verify --proxy caddy`
 fi
 missing=()
 for p in "${PKGS[@]}"; do

@@ -29,7 +29,7 @@ void parse_listen(const std::string& s, sv::ServerOptions& o) {
 }
 
 struct VerifyCmd {
-  std::string listen = "127.0.0.1:8089", policy, redis, scheme = "https", ca_file, ready_file;
+  std::string listen = "127.0.0.1:8089", policy, redis, scheme = "https", ca_file, ready_file, proxy = "nginx", envoy_prefix;
   std::vector<std::string> keys, registries;
   bool fail_open = false, no_dir = false, allow_http = false, no_replay = false, allow_private = false;
   long dir_timeout_ms = 2000;
@@ -53,6 +53,11 @@ void run_verify(const VerifyCmd& c) {
     vo.policy = p.value();
   }
   vo.scheme = c.scheme;
+  auto pm = sv::parse_proxy_mode(c.proxy);
+  if (!pm) throw Exit{kExitUsage, "--proxy: " + pm.error().message};
+  vo.proxy.mode = pm.value();
+  vo.proxy.envoy_prefix = c.envoy_prefix;
+  if (!c.envoy_prefix.empty() && vo.proxy.mode != sv::ProxyMode::envoy) throw Exit{kExitUsage, "--envoy-path-prefix needs --proxy envoy"};
   vo.replay_fail_open = c.fail_open;
   vo.max_header_bytes = c.max_header;
   std::vector<std::string> texts;
@@ -143,6 +148,10 @@ void register_serve(CLI::App& app) {
   v->add_option("--negative-ttl", vc->negative_ttl, "seconds a failed directory fetch is remembered (default 30)");
   v->add_option("--stale-cap", vc->stale_cap, "seconds expired keys may be served while fetches fail (default 3600)");
   v->add_option("--max-header-bytes", vc->max_header, "auth request header section limit (default 16384)");
+  v->add_option("--proxy", vc->proxy,
+                "proxy sending the auth requests: nginx (auth_request, X-Original-*; default), caddy (forward_auth, "
+                "X-Forwarded-Method/-Uri) or envoy (HTTP ext_authz); only that proxy's fields are trusted");
+  v->add_option("--envoy-path-prefix", vc->envoy_prefix, "with --proxy envoy: the ext_authz http_service path_prefix, e.g. /auth");
   v->add_option("--scheme", vc->scheme, "scheme of the original requests (default https)");
   v->add_option("--threads", vc->threads, "I/O threads (default 4)");
   v->add_option("--ready-file", vc->ready_file, "write HOST:PORT here once listening");

@@ -229,6 +229,28 @@ Result<std::vector<RegistryEntry>> parse_registry(std::string_view text, const R
 /// path), else the URL itself. Registry entries and Signature-Agent members are compared on it.
 std::string agent_fetch_url(const AgentRef& agent);
 
+// ------------------------------------------------------------------ the proxy in front
+
+/// How the proxy tells the verifier what the original request was. Each mode trusts only the
+/// fields its proxy always sets (and so overwrites whatever the client sent):
+///  - nginx (auth_request; default): X-Original-Method and X-Original-URI (the shipped config sets them);
+///  - caddy (forward_auth): X-Forwarded-Method and X-Forwarded-Uri (Caddy sets them, Host passes unchanged);
+///  - envoy (HTTP ext_authz service): the check request's own method, and its path is the
+///    configured path_prefix followed by the original path; Host is the original :authority.
+/// A mode never falls back to another mode's fields (a client could send those itself).
+enum class ProxyMode { nginx, caddy, envoy };
+struct ProxyOptions {
+  ProxyMode mode = ProxyMode::nginx;
+  std::string envoy_prefix;  ///< envoy: the ext_authz http_service path_prefix, required, e.g. "/auth"
+};
+/// "nginx" / "caddy" / "envoy".
+Result<ProxyMode> parse_proxy_mode(std::string_view name);
+/// Rebuilds the original request from the auth request: method, target, and every header except
+/// the proxy's own original-request fields. Errc::invalid_encoding when the fields the mode needs
+/// are missing, repeated or not an origin-form target (the caller answers 401, never 200).
+Result<httpsig::Message> original_request(const ProxyOptions& proxy, std::string_view method, std::string_view target,
+                                          const std::vector<httpsig::FieldLine>& headers, std::string_view scheme);
+
 // ------------------------------------------------------------------ the verifier
 
 struct VerifyOptions {
@@ -238,6 +260,7 @@ struct VerifyOptions {
   std::size_t max_header_bytes = 16 * 1024;  ///< header section of the auth request
   std::size_t max_labels = 8;      ///< Signature-Input members considered
   std::size_t max_agents = 4;      ///< Signature-Agent members fetched per request
+  ProxyOptions proxy;              ///< which proxy sends the auth requests (how to read the original request)
   /// Agents from a registry (`--registry`): when non-empty, only these agents (and policy.agents)
   /// are fetched, compared on agent_fetch_url; a Signature-Agent member without an explicit type
   /// takes the registry entry's type (directory or card).

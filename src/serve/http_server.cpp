@@ -229,25 +229,17 @@ int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions&
     std::string_view target = req.target();
     if (target == "/healthz") return text(req.version(), http::status::ok, "ok\n");
     if (target == "/metrics") return text(req.version(), http::status::ok, metrics.render(), "text/plain; version=0.0.4");
-    httpsig::Message m;
-    m.is_request = true;
-    m.scheme = verifier.options().scheme;
-    // nginx: X-Original-*; Caddy forward_auth: X-Forwarded-*; Envoy ext_authz: the check request
-    // itself carries the original method and path.
-    auto om = req["X-Original-Method"];
-    auto ou = req["X-Original-URI"];
-    if (om.empty()) om = req["X-Forwarded-Method"];
-    if (ou.empty()) ou = req["X-Forwarded-Uri"];
-    m.method = om.empty() ? std::string(req.method_string()) : std::string(om);
-    m.target = ou.empty() ? std::string(target) : std::string(ou);
-    for (const auto& f : req) {
-      std::string_view n = f.name_string();
-      if (beast::iequals(n, "X-Original-Method") || beast::iequals(n, "X-Original-URI") ||
-          beast::iequals(n, "X-Forwarded-Method") || beast::iequals(n, "X-Forwarded-Uri"))
-        continue;
-      m.headers.push_back({std::string(n), std::string(f.value())});
+    std::vector<httpsig::FieldLine> fields;
+    for (const auto& f : req) fields.push_back({std::string(f.name_string()), std::string(f.value())});
+    auto m = original_request(verifier.options().proxy, req.method_string(), target, fields, verifier.options().scheme);
+    if (!m) {
+      Decision bad;
+      bad.reason = "malformed_auth_request";
+      bad.detail = m.error().message;
+      metrics.rejected(bad.reason);
+      return unauthorized(req.version(), bad);
     }
-    Decision d = verifier.decide(m, unix_now());
+    Decision d = verifier.decide(m.value(), unix_now());
     if (d.status != 200) return unauthorized(req.version(), d);
     Response r = text(req.version(), http::status::ok, "ok\n");
     r.set("X-Pqsig-Label", header_safe(d.label, 64));

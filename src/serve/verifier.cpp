@@ -54,6 +54,13 @@ Result<std::unique_ptr<Verifier>> Verifier::create(VerifyOptions opt, const std:
     auto r = webbotauth::add_jwks(v->static_, static_keys[i]);
     if (!r) return Error{r.error().code, "keys file " + std::to_string(i + 1) + ": " + r.error().message};
   }
+  if (v->opt_.proxy.mode == ProxyMode::envoy) {
+    // A prefix keeps /healthz and /metrics out of the origin's path space (without one, Envoy's
+    // check for an origin request to /metrics would be answered 200 by the metrics endpoint).
+    const std::string& p = v->opt_.proxy.envoy_prefix;
+    if (p.size() < 2 || p.front() != '/' || p.back() == '/' || p == "/healthz" || p == "/metrics")
+      return Error{Errc::invalid_argument, "envoy: the ext_authz path_prefix must be a path such as /auth (not ending in '/')"};
+  }
   if (v->opt_.policy.require_nonce && !replay) return Error{Errc::invalid_argument, "the policy requires nonces but no replay store is configured"};
   if (v->static_.size() == 0 && !dirs) return Error{Errc::invalid_argument, "no keys: give --keys or enable directory fetching"};
   v->dirs_ = dirs;

@@ -663,3 +663,96 @@ TEST_F(ServeLive, WrkBoundedZeroFalseAccepts) {
 }
 
 }  // namespace
+
+// Caddy (Debian caddy 2.6) forward_auth in front of an upstream (nginx's unprotected /open/),
+// with its own `pqsig serve verify --proxy caddy`: Caddy sends GET /auth with the client's
+// headers (Host unchanged) plus X-Forwarded-Method / X-Forwarded-Uri; non-2xx answers go back
+// to the client as they are.
+TEST_F(ServeLive, CaddyForwardAuthInFrontOfUpstream) {
+  std::string caddy = which("caddy");
+  if (caddy.empty()) GTEST_SKIP() << "caddy not installed (Debian caddy; scripts/deps.sh with PQSIG_DEPS_EXTRA=1)";
+  const std::string& dir = L().dir;
+  Proc verifier = Proc::start({kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--proxy", "caddy",
+                               "--insecure-allow-http", "--allow-private-directories", "--directory-timeout-ms", "1000",
+                               "--ready-file", dir + "/ver-caddy.ready"},
+                              dir + "/verify-caddy.log");
+  std::string v = wait_ready_file(dir + "/ver-caddy.ready");
+  ASSERT_FALSE(v.empty()) << slurp(dir + "/verify-caddy.log");
+  int caddy_port = free_port();
+  mkdir((dir + "/caddy-xdg").c_str(), 0755);
+  std::ofstream(dir + "/Caddyfile") << "{\n  admin off\n  auto_https off\n}\n"
+                                    << "http://:" << caddy_port << " {\n  bind 127.0.0.1\n"
+                                    << "  forward_auth " << v << " {\n    uri /auth\n    copy_headers X-Pqsig-Label X-Pqsig-Agent\n  }\n"
+                                    << "  reverse_proxy 127.0.0.1:" << L().nginx_port << "\n}\n";
+  Proc caddy_proc = Proc::start({"/usr/bin/env", "HOME=" + dir + "/caddy-xdg", "XDG_DATA_HOME=" + dir + "/caddy-xdg",
+                                 "XDG_CONFIG_HOME=" + dir + "/caddy-xdg", caddy, "run", "--config", dir + "/Caddyfile",
+                                 "--adapter", "caddyfile"},
+                                dir + "/caddy.log");
+  struct Stop {
+    Proc& a;
+    Proc& b;
+    ~Stop() {
+      a.stop();
+      b.stop();
+    }
+  } stop{caddy_proc, verifier};
+  for (int i = 0; i < 500 && caddy_proc.running() && !port_open(caddy_port); ++i) std::this_thread::sleep_for(20ms);
+  ASSERT_TRUE(port_open(caddy_port)) << slurp(dir + "/caddy.log");
+  std::string url = "http://127.0.0.1:" + std::to_string(caddy_port) + "/open/index.html";
+
+  // A signed `pqsig fetch` gets the upstream's page.
+  std::string out = dir + "/fetch-caddy.out";
+  std::string cmd = kPqsig + " fetch " + url + " --key sig1=" + L().ed_file + " --key sig2=" + L().ml_file + " --agent " +
+                    L().dir_url + " --insecure-allow-http -i > " + out + " 2>&1";
+  int rc = std::system(cmd.c_str());
+  std::string text = slurp(out);
+  EXPECT_EQ(rc, 0) << text << slurp(dir + "/caddy.log");
+  EXPECT_NE(text.find("HTTP/1.1 200"), std::string::npos) << text;
+  EXPECT_NE(text.find("open"), std::string::npos) << text;
+
+  auto signed_for_caddy = [&] {
+    cl::Client c(L().opts());
+    auto m = c.build_signed("GET", cl::parse_url(url).value(), {}, {});
+    EXPECT_TRUE(m.ok());
+    return m.value();
+  };
+  auto send = [&](const hs::Message& m) {
+    cl::HttpLimits l;
+    l.allow_http = true;
+    l.total_timeout_ms = 8000;
+    return cl::http_exchange(m.method, url, m.headers, {}, l);
+  };
+  auto expect_401 = [&](const hs::Message& m, const std::string& reason) {
+    auto r = send(m);
+    ASSERT_TRUE(r.ok()) << r.error().what();
+    EXPECT_EQ(r->status, 401) << "expected 401 " << reason;
+    EXPECT_EQ(r->header("x-pqsig-reason").value_or("(none)"), reason);
+    EXPECT_EQ(r->body.find("open"), std::string::npos);
+  };
+  {
+    auto m = signed_for_caddy();
+    auto ok = send(m);
+    ASSERT_TRUE(ok.ok()) << ok.error().what();
+    EXPECT_EQ(ok->status, 200);
+    expect_401(m, "nonce_replayed");
+  }
+  {
+    auto m = signed_for_caddy();
+    m.set("Host", "evil.example:" + std::to_string(caddy_port));  // tampered authority
+    expect_401(m, "signature_mismatch");
+  }
+  {
+    auto m = signed_for_caddy();
+    m.set("Signature", "sig1=:AAAA:");  // tampered signature
+    expect_401(m, "malformed_signature");
+  }
+  {
+    hs::Message m;  // unsigned
+    m.method = "GET";
+    m.add("Host", "127.0.0.1:" + std::to_string(caddy_port));
+    expect_401(m, "missing_signature");
+    // A client-sent X-Original-URI is not trusted behind Caddy: still the same decision.
+    m.add("X-Original-URI", "/healthz");
+    expect_401(m, "missing_signature");
+  }
+}

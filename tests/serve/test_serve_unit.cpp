@@ -821,3 +821,97 @@ TEST(ServeRegistry, VerifierFetchesOnlyRegistryAgents) {
   EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
   EXPECT_EQ(f.calls.load(), before);
 }
+
+// ------------------------------------------------------------------ the proxy in front (nginx, Caddy, Envoy)
+
+TEST(ServeProxy, NginxReadsOnlyXOriginal) {
+  sv::ProxyOptions p;  // nginx by default
+  std::vector<hs::FieldLine> h = {{"Host", "origin.example"}, {"X-Original-Method", "POST"}, {"X-Original-URI", "/a?b=1"},
+                                  {"X-Forwarded-Uri", "/evil"}, {"Signature", "x"}};
+  auto m = sv::original_request(p, "GET", "/_auth", h, "https");
+  ASSERT_TRUE(m.ok()) << m.error().what();
+  EXPECT_EQ(m->method, "POST");
+  EXPECT_EQ(m->target, "/a?b=1");
+  EXPECT_EQ(m->get("host").value_or(""), "origin.example");
+  EXPECT_FALSE(m->has("x-original-uri"));
+  EXPECT_TRUE(m->has("x-forwarded-uri"));  // not this proxy's field: an ordinary header
+  // Missing / repeated / malformed fields: refused, never guessed from the auth request itself.
+  EXPECT_FALSE(sv::original_request(p, "GET", "/_auth", {{"Host", "o"}, {"X-Original-URI", "/a"}}, "https").ok());
+  EXPECT_FALSE(sv::original_request(p, "GET", "/_auth", {{"X-Forwarded-Method", "GET"}, {"X-Forwarded-Uri", "/a"}}, "https").ok());
+  EXPECT_FALSE(sv::original_request(p, "GET", "/_auth",
+                                    {{"X-Original-Method", "GET"}, {"X-Original-URI", "/a"}, {"x-original-uri", "/b"}}, "https").ok());
+  EXPECT_FALSE(sv::original_request(p, "GET", "/_auth", {{"X-Original-Method", "G ET"}, {"X-Original-URI", "/a"}}, "https").ok());
+  EXPECT_FALSE(sv::original_request(p, "GET", "/_auth", {{"X-Original-Method", "GET"}, {"X-Original-URI", "http://x/a"}}, "https").ok());
+  EXPECT_FALSE(sv::original_request(p, "GET", "/_auth", {{"X-Original-Method", "GET"}, {"X-Original-URI", "/a b"}}, "https").ok());
+}
+
+TEST(ServeProxy, CaddyReadsOnlyXForwarded) {
+  sv::ProxyOptions p;
+  p.mode = sv::parse_proxy_mode("caddy").value();
+  // A client-sent X-Original-URI must not steer the verifier behind Caddy (Caddy does not strip it).
+  std::vector<hs::FieldLine> h = {{"Host", "origin.example"}, {"X-Forwarded-Method", "GET"}, {"X-Forwarded-Uri", "/page"},
+                                  {"X-Original-URI", "/other"}, {"X-Forwarded-Host", "origin.example"}};
+  auto m = sv::original_request(p, "GET", "/auth", h, "https");
+  ASSERT_TRUE(m.ok()) << m.error().what();
+  EXPECT_EQ(m->method, "GET");
+  EXPECT_EQ(m->target, "/page");
+  EXPECT_EQ(m->get("host").value_or(""), "origin.example");
+  EXPECT_FALSE(sv::original_request(p, "GET", "/auth", {{"X-Original-Method", "GET"}, {"X-Original-URI", "/a"}}, "https").ok());
+  EXPECT_FALSE(sv::parse_proxy_mode("traefik").ok());
+}
+
+TEST(ServeProxy, EnvoyExtAuthzPathPrefix) {
+  sv::ProxyOptions p;
+  p.mode = sv::ProxyMode::envoy;
+  p.envoy_prefix = "/auth";
+  auto m = sv::original_request(p, "DELETE", "/auth/items/7?x=1", {{"Host", "origin.example"}}, "https");
+  ASSERT_TRUE(m.ok()) << m.error().what();
+  EXPECT_EQ(m->method, "DELETE");
+  EXPECT_EQ(m->target, "/items/7?x=1");
+  EXPECT_EQ(m->get("host").value_or(""), "origin.example");
+  EXPECT_FALSE(sv::original_request(p, "GET", "/other/x", {}, "https").ok());   // not under the prefix
+  EXPECT_FALSE(sv::original_request(p, "GET", "/auth", {}, "https").ok());      // nothing after it
+  EXPECT_FALSE(sv::original_request(p, "GET", "/authz/x", {}, "https").ok());   // "z/x" is no path
+  // X-Original-* / X-Forwarded-* are ordinary headers for Envoy.
+  m = sv::original_request(p, "GET", "/auth/a", {{"X-Original-URI", "/b"}}, "https");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->target, "/a");
+  // The verifier refuses an Envoy setup without a prefix (its /metrics would answer origin paths).
+  for (std::string bad : {"", "/", "/auth/", "/metrics", "auth"}) {
+    sv::VerifyOptions o;
+    o.proxy.mode = sv::ProxyMode::envoy;
+    o.proxy.envoy_prefix = bad;
+    sv::MemoryReplayStore st;
+    EXPECT_FALSE(sv::Verifier::create(o, {jwks({keys().ed_pub})}, nullptr, &st, nullptr).ok()) << bad;
+  }
+}
+
+TEST(ServeProxy, SignedRequestVerifiesThroughEachProxyMapping) {
+  auto req = signed_request();  // the same nonce every time: one fixture (replay store) per case below
+  struct Case {
+    sv::ProxyOptions p;
+    std::string method, target;
+    std::vector<hs::FieldLine> extra;
+  };
+  std::vector<Case> cases(3);
+  cases[0].target = "/_auth";
+  cases[0].extra = {{"X-Original-Method", req.method}, {"X-Original-URI", req.target}};
+  cases[1].p.mode = sv::ProxyMode::caddy;
+  cases[1].target = "/auth";
+  cases[1].extra = {{"X-Forwarded-Method", req.method}, {"X-Forwarded-Uri", req.target}};
+  cases[2].p.mode = sv::ProxyMode::envoy;
+  cases[2].p.envoy_prefix = "/ext";
+  cases[2].target = "/ext" + req.target;
+  for (const auto& c : cases) {
+    VerifierFixture fresh;
+    auto h = req.headers;
+    h.insert(h.end(), c.extra.begin(), c.extra.end());
+    auto m = sv::original_request(c.p, "GET", c.target, h, "https");
+    ASSERT_TRUE(m.ok()) << m.error().what();
+    auto t = m.value();  // the same request with another Host (authority tampered) fails
+    t.set("Host", "evil.example");
+    EXPECT_EQ(fresh.v->decide(t, kNow).status, 401);
+    auto d = fresh.v->decide(m.value(), kNow);
+    EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
+  }
+}
