@@ -36,6 +36,7 @@ struct VerifyCmd {
   std::size_t dir_max_bytes = 256 * 1024, dir_max_entries = 1024, max_header = 16 * 1024;
   std::int64_t negative_ttl = 30, stale_cap = 3600;
   int threads = 4;
+  long drain_ms = 10000;
   std::size_t nonce_entries = 200000;
 };
 
@@ -43,6 +44,7 @@ void run_verify(const VerifyCmd& c) {
   sv::ServerOptions so;
   parse_listen(c.listen, so);
   so.threads = c.threads;
+  so.drain_timeout_ms = c.drain_ms;
   so.max_header_bytes = c.max_header;
   so.max_body_bytes = 64 * 1024;
   so.ready_file = c.ready_file;
@@ -101,12 +103,14 @@ struct DirCmd {
   std::vector<std::string> keys;
   std::int64_t max_age = 300, expires = 3600;
   int threads = 2;
+  long drain_ms = 10000;
 };
 
 void run_directory(const DirCmd& c) {
   sv::ServerOptions so;
   parse_listen(c.listen, so);
   so.threads = c.threads;
+  so.drain_timeout_ms = c.drain_ms;
   so.ready_file = c.ready_file;
   sv::DirectoryPublisher::Options po;
   po.key_files = c.keys;
@@ -155,6 +159,8 @@ void register_serve(CLI::App& app) {
   v->add_option("--scheme", vc->scheme, "scheme of the original requests (default https)");
   v->add_option("--threads", vc->threads, "I/O threads (default 4)");
   v->add_option("--ready-file", vc->ready_file, "write HOST:PORT here once listening");
+  v->add_option("--drain-timeout-ms", vc->drain_ms,
+                "SIGTERM/SIGINT: stop accepting, let requests under way finish within this (default 10000), exit 0");
   v->callback([vc] { run_verify(*vc); });
 
   auto dc = std::make_shared<DirCmd>();
@@ -165,6 +171,8 @@ void register_serve(CLI::App& app) {
   d->add_option("--expires", dc->expires, "response signature validity seconds (default 3600)");
   d->add_option("--threads", dc->threads, "I/O threads (default 2)");
   d->add_option("--ready-file", dc->ready_file, "write HOST:PORT here once listening");
+  d->add_option("--drain-timeout-ms", dc->drain_ms,
+                "SIGTERM/SIGINT: stop accepting, let requests under way finish within this (default 10000), exit 0");
   d->callback([dc] { run_directory(*dc); });
 }
 

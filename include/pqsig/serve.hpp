@@ -344,10 +344,13 @@ struct ServerOptions {
   std::size_t max_body_bytes = 64 * 1024;
   long idle_timeout_ms = 30000;           ///< per read (keep-alive connections)
   std::string ready_file;                 ///< written with "host:port\n" once listening
+  long drain_timeout_ms = 10000;          ///< SIGTERM / SIGINT: requests under way get this long to finish
 };
 
 /// `pqsig serve verify`: GET|POST|... any path → decision (200 / 401); /healthz; /metrics.
-/// Blocks until SIGINT / SIGTERM. Returns the process exit code.
+/// Blocks until SIGINT / SIGTERM, then drains: stops accepting, closes idle keep-alive
+/// connections, lets requests under way finish (at most drain_timeout_ms) and returns 0.
+/// Returns the process exit code.
 int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions& opt);
 /// `pqsig serve directory`: serves webbotauth::kDirectoryPath; SIGHUP reloads the keys.
 int run_directory_server(DirectoryPublisher& pub, const ServerOptions& opt);

@@ -3,11 +3,14 @@
 // connection reads with a header limit, a body limit and an idle timeout; keep-alive honoured.
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -33,10 +36,15 @@ struct Service {
   std::function<Response(std::string_view reason, unsigned version)> refuse;
 };
 
+class Session;
+
 struct Shared {
   Service svc;
   ServerOptions opt;
   std::atomic<std::size_t> connections{0};
+  std::atomic<bool> draining{false};  ///< SIGTERM / SIGINT: no keep-alive, idle connections closed
+  std::mutex mu;
+  std::vector<std::weak_ptr<Session>> sessions;  ///< for the drain (pruned as sessions come and go)
 };
 
 std::int64_t unix_now() {
@@ -59,10 +67,27 @@ class Session : public std::enable_shared_from_this<Session> {
   Session(tcp::socket&& s, std::shared_ptr<Shared> sh)
       : stream_(std::move(s)), buffer_(sh->opt.max_header_bytes + sh->opt.max_body_bytes + 4096), sh_(std::move(sh)) {}
   ~Session() { sh_->connections.fetch_sub(1); }
-  void run() { net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); }); }
+  void run() {
+    {
+      std::lock_guard<std::mutex> lock(sh_->mu);
+      auto& v = sh_->sessions;
+      v.erase(std::remove_if(v.begin(), v.end(), [](const std::weak_ptr<Session>& w) { return w.expired(); }), v.end());
+      v.push_back(weak_from_this());
+    }
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); });
+  }
+  /// Drain: a connection waiting for its next request (no byte of it read yet) is closed now; one
+  /// with a request under way finishes it and then closes (keep-alive off while draining).
+  void drain() {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if (self->reading_ && self->buffer_.size() == 0 && self->parser_ && !self->parser_->got_some()) self->stream_.cancel();
+    });
+  }
 
  private:
   void read() {
+    if (sh_->draining) return close();
+    reading_ = true;
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(sh_->opt.max_header_bytes));
     parser_->body_limit(sh_->opt.max_body_bytes);
@@ -71,6 +96,7 @@ class Session : public std::enable_shared_from_this<Session> {
                      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
   }
   void on_read(beast::error_code ec) {
+    reading_ = false;
     if (ec == http::error::end_of_stream || ec == net::error::eof || ec == beast::error::timeout ||
         ec == net::error::operation_aborted || ec == net::error::connection_reset)
       return close();
@@ -89,7 +115,7 @@ class Session : public std::enable_shared_from_this<Session> {
     } catch (...) {
       res_ = sh_->svc.refuse("internal_error", req.version());
     }
-    res_.keep_alive(req.keep_alive());
+    res_.keep_alive(req.keep_alive() && !sh_->draining);
     write();
   }
   void write() {
@@ -110,6 +136,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::optional<http::request_parser<http::string_body>> parser_;
   Response res_;
   std::shared_ptr<Shared> sh_;
+  bool reading_ = false;  ///< an async_read is pending (strand-only state)
 };
 
 class Listener : public std::enable_shared_from_this<Listener> {
@@ -168,6 +195,9 @@ int serve(Service svc, const ServerOptions& opt, std::function<void()> on_hup) {
   listener->accept();
 
   net::signal_set signals(ioc, SIGINT, SIGTERM);
+  net::steady_timer drain_timer(ioc);
+  std::chrono::steady_clock::time_point drain_deadline{};
+  std::function<void(beast::error_code)> poll_drain;
   if (on_hup) signals.add(SIGHUP);
   std::function<void(beast::error_code, int)> on_signal = [&](beast::error_code sec, int sig) {
     if (sec) return;
@@ -176,8 +206,32 @@ int serve(Service svc, const ServerOptions& opt, std::function<void()> on_hup) {
       signals.async_wait(on_signal);
       return;
     }
+    // Drain: stop accepting, let requests under way finish (bounded by drain_timeout_ms), exit 0.
     listener->stop();
-    ioc.stop();
+    sh->draining = true;
+    std::vector<std::shared_ptr<Session>> live;
+    {
+      std::lock_guard<std::mutex> lock(sh->mu);
+      for (auto& w : sh->sessions)
+        if (auto p = w.lock()) live.push_back(std::move(p));
+    }
+    for (auto& p : live) p->drain();
+    live.clear();
+    std::cerr << "pqsig serve: signal " << sig << ", draining " << sh->connections.load() << " connection(s)\n";
+    drain_deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(std::max<long>(0, opt.drain_timeout_ms));
+    poll_drain(beast::error_code{});
+  };
+  poll_drain = [&](beast::error_code) {
+    std::size_t open = sh->connections.load();
+    if (open == 0 || std::chrono::steady_clock::now() >= drain_deadline) {
+      if (open) std::cerr << "pqsig serve: drain deadline passed, closing " << open << " connection(s)\n";
+      else std::cerr << "pqsig serve: drained\n";
+      signals.cancel();
+      ioc.stop();
+      return;
+    }
+    drain_timer.expires_after(std::chrono::milliseconds(10));
+    drain_timer.async_wait(poll_drain);
   };
   signals.async_wait(on_signal);
 

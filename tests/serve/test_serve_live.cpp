@@ -756,3 +756,97 @@ TEST_F(ServeLive, CaddyForwardAuthInFrontOfUpstream) {
     expect_401(m, "missing_signature");
   }
 }
+
+namespace {
+int connect_port(int port) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  timeval tv{5, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  return fd;
+}
+bool send_text(int fd, const std::string& s) { return send(fd, s.data(), s.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(s.size()); }
+std::string recv_all(int fd) {  // until the server closes (or 5 s without data)
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+/// Waits (bounded) for a child to exit; its exit status, or -1 if it did not exit in time.
+int wait_exit(Proc& p, std::chrono::milliseconds limit) {
+  auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    int st = 0;
+    if (waitpid(p.pid, &st, WNOHANG) == p.pid) {
+      p.pid = -1;
+      return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    }
+    std::this_thread::sleep_for(10ms);
+  }
+  return -1;
+}
+}  // namespace
+
+// SIGTERM drain: a request under way when the signal arrives (its header half sent) is answered,
+// an idle keep-alive connection does not hold the exit up, no new connection is accepted, exit 0.
+TEST_F(ServeLive, SigtermDrainsRequestsInFlight) {
+  const std::string& dir = L().dir;
+  for (const char* which_server : {"verify", "directory"}) {
+    SCOPED_TRACE(which_server);
+    std::string ready = dir + "/drain-" + which_server + ".ready";
+    std::vector<std::string> argv = {kPqsig, "serve", which_server, "--listen", "127.0.0.1:0", "--ready-file", ready,
+                                     "--drain-timeout-ms", "8000"};
+    if (std::string(which_server) == "verify") {
+      for (const char* a : {"--policy", "ed-only.json", "--keys", "ed-pub.jwk"})
+        argv.push_back(a[0] == '-' ? std::string(a) : dir + "/" + a);
+      argv.push_back("--no-directory-fetch");
+    } else {
+      argv.insert(argv.end(), {"--key", L().ed_file});
+    }
+    Proc p = Proc::start(argv, dir + "/drain-" + which_server + ".log");
+    std::string hp = wait_ready_file(ready);
+    ASSERT_FALSE(hp.empty()) << slurp(dir + "/drain-" + which_server + ".log");
+    int port = port_of(hp);
+
+    std::string head, expect;
+    if (std::string(which_server) == "verify") {
+      auto m = L().signed_req(L().opts());  // for nginx's authority, as nginx would forward it
+      head = "GET /_auth HTTP/1.1\r\nX-Original-Method: GET\r\nX-Original-URI: /index.html\r\n";
+      for (const auto& h : m.headers) head += h.name + ": " + h.value + "\r\n";
+      expect = "X-Pqsig-Label: sig1";
+    } else {
+      head = "GET /.well-known/http-message-signatures-directory HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+      expect = "Signature-Input:";
+    }
+    int idle = connect_port(port);  // keep-alive connection with no request: must not block the drain
+    int busy = connect_port(port);
+    ASSERT_GE(idle, 0);
+    ASSERT_GE(busy, 0);
+    ASSERT_TRUE(send_text(busy, head));  // the request is under way: half of it is in
+    std::this_thread::sleep_for(200ms);
+    kill(p.pid, SIGTERM);
+    std::this_thread::sleep_for(300ms);
+    EXPECT_TRUE(p.running()) << "exited with a request under way";
+    EXPECT_FALSE(port_open(port)) << "still accepting after SIGTERM";
+    ASSERT_TRUE(send_text(busy, "Connection: keep-alive\r\n\r\n"));
+    std::string resp = recv_all(busy);  // answered, then closed (no keep-alive while draining)
+    EXPECT_EQ(resp.rfind("HTTP/1.1 200", 0), 0u) << resp.substr(0, 300);
+    EXPECT_NE(resp.find(expect), std::string::npos) << resp.substr(0, 300);
+    EXPECT_EQ(wait_exit(p, 5000ms), 0) << slurp(dir + "/drain-" + which_server + ".log");
+    EXPECT_NE(slurp(dir + "/drain-" + which_server + ".log").find("drained"), std::string::npos);
+    close(idle);
+    close(busy);
+    p.stop(SIGKILL);  // no-op when it exited
+  }
+}
