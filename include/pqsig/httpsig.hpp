@@ -95,6 +95,7 @@ enum class Reason {
   invalid_window,         ///< expires before created, or window longer than allowed
   missing_nonce,
   nonce_replayed,
+  nonce_store_unavailable,  ///< the nonce store could not answer (VerifyPolicy::nonce_fail_open = false)
   // policy / profile
   wrong_tag,
   required_component_not_covered,
@@ -225,20 +226,31 @@ class KeyStore : public KeyResolver {
   std::map<std::string, std::vector<Entry>, std::less<>> keys_;
 };
 
-/// Nonce replay detection, pluggable. `check_and_store` returns false when (keyid, nonce) was
-/// already seen and has not expired yet; otherwise remembers it until `forget_after`.
+/// What a nonce store answers for one (keyid, nonce).
+enum class NonceOutcome { fresh, replayed, error };
+
+/// Nonce replay detection, pluggable: an atomic set-if-absent with expiry keyed by (keyid, nonce).
+/// `record` answers `replayed` when the pair was seen and has not expired, `error` when the store
+/// cannot answer (unreachable, full: never guessed as fresh); otherwise it remembers the pair until
+/// `forget_after` (UNIX time) and answers `fresh`. verify_message calls it only once the whole
+/// policy is satisfied, for the labels that verified, so forged or rejected requests never burn
+/// nonces.
 class NonceStore {
  public:
   virtual ~NonceStore() = default;
-  virtual bool check_and_store(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
-                               std::int64_t now) = 0;
+  virtual NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
+                              std::int64_t now) = 0;
+  /// record() == fresh (an error counts as not fresh).
+  bool check_and_store(std::string_view keyid, std::string_view nonce, std::int64_t forget_after, std::int64_t now) {
+    return record(keyid, nonce, forget_after, now) == NonceOutcome::fresh;
+  }
 };
 
 /// In-memory nonce store with expiry (thread-safe).
 class InMemoryNonceStore : public NonceStore {
  public:
-  bool check_and_store(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
-                       std::int64_t now) override;
+  NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
+                      std::int64_t now) override;
   std::size_t size() const;
 
  private:
@@ -280,7 +292,8 @@ struct VerifyPolicy {
   std::size_t min_valid = 1;         ///< at least this many labels must verify
   std::size_t max_labels = 16;       ///< more labels than this: the message fails before any verification work
   sf::Limits sf_limits;              ///< limits for parsing Signature-Input / Signature
-  NonceStore* nonces = nullptr;      ///< replay detection (nonce required if set and require_nonce)
+  NonceStore* nonces = nullptr;      ///< replay detection, after the policy is satisfied (see NonceStore)
+  bool nonce_fail_open = false;      ///< the store answers `error`: accept anyway (counted in VerifyReport::nonce_errors)
 };
 
 enum class Outcome { valid, invalid, skipped };
@@ -297,12 +310,14 @@ struct Verdict {
   std::string tag;
   std::optional<std::int64_t> created, expires;
   std::string signature_base;  ///< the base that was checked (empty if not built)
+  std::optional<std::string> nonce;  ///< the label's nonce parameter, if any
 };
 
 struct VerifyReport {
   std::vector<Verdict> verdicts;
   bool policy_satisfied = false;
   std::string policy_detail;
+  std::size_t nonce_errors = 0;  ///< nonce store errors (fail closed: the label is invalid, nonce_store_unavailable)
   /// JSON: {"policy_satisfied":..,"policy":"..","labels":[{label,outcome,reason,...}]}
   std::string to_json() const;
 };

@@ -74,20 +74,17 @@ class Metrics {
 
 // ------------------------------------------------------------------ nonce replay stores
 
-enum class NonceOutcome { fresh, replayed, error };
-/// Atomic set-if-absent with expiry. Called only for labels whose signatures verified.
-class ReplayStore {
- public:
-  virtual ~ReplayStore() = default;
-  virtual NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t ttl_seconds,
-                              std::int64_t now) = 0;
-};
+/// The library's nonce store interface (httpsig::NonceStore): verify_message records the nonces
+/// of the labels that verified, once the whole policy is satisfied; a store error fails closed
+/// unless VerifyOptions::replay_fail_open.
+using NonceOutcome = httpsig::NonceOutcome;
+using ReplayStore = httpsig::NonceStore;
 
 /// In-process store, bounded (oldest-expiring entries dropped first when full).
 class MemoryReplayStore : public ReplayStore {
  public:
   explicit MemoryReplayStore(std::size_t max_entries = 1'000'000) : max_(max_entries) {}
-  NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t ttl_seconds,
+  NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
                       std::int64_t now) override;
   std::size_t size() const;
 
@@ -113,7 +110,7 @@ class RedisReplayStore : public ReplayStore {
   static Result<Options> parse_url(std::string_view url);
   explicit RedisReplayStore(Options o);
   ~RedisReplayStore() override;
-  NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t ttl_seconds,
+  NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
                       std::int64_t now) override;
 
  private:

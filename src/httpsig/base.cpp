@@ -169,6 +169,7 @@ std::string_view reason_name(Reason r) noexcept {
     case Reason::invalid_window: return "invalid_window";
     case Reason::missing_nonce: return "missing_nonce";
     case Reason::nonce_replayed: return "nonce_replayed";
+    case Reason::nonce_store_unavailable: return "nonce_store_unavailable";
     case Reason::wrong_tag: return "wrong_tag";
     case Reason::required_component_not_covered: return "required_component_not_covered";
     case Reason::alg_not_allowed: return "alg_not_allowed";

@@ -66,8 +66,8 @@ std::vector<std::string> KeyStore::keyids() const {
   return out;
 }
 
-bool InMemoryNonceStore::check_and_store(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
-                                         std::int64_t now) {
+NonceOutcome InMemoryNonceStore::record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
+                                        std::int64_t now) {
   std::lock_guard<std::mutex> lock(mu_);
   // Expire old entries first (bounded memory).
   for (auto it = seen_.begin(); it != seen_.end();) {
@@ -76,8 +76,7 @@ bool InMemoryNonceStore::check_and_store(std::string_view keyid, std::string_vie
   }
   std::string key = std::to_string(keyid.size()) + ":" + std::string(keyid) + ":" + std::string(nonce);
   auto [it, inserted] = seen_.emplace(key, forget_after);
-  if (!inserted) return false;
-  return true;
+  return inserted ? NonceOutcome::fresh : NonceOutcome::replayed;
 }
 std::size_t InMemoryNonceStore::size() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -313,17 +312,39 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
     }
   }
 
-  // Replay: only after the signature verified (forged requests cannot poison the store).
-  if (pol.nonces && p.nonce()) {
-    std::int64_t forget = v.expires ? *v.expires + pol.clock_skew
-                                    : (v.created ? *v.created + pol.max_age.value_or(pol.default_lifetime) + pol.clock_skew
-                                                 : pol.now + pol.max_age.value_or(pol.default_lifetime));
-    if (!pol.nonces->check_and_store(v.keyid, *p.nonce(), forget, pol.now))
-      return bad(Reason::nonce_replayed, "nonce already seen for this keyid");
-  }
+  // Replay: recorded by verify_message once the whole policy is satisfied (record_nonces).
+  v.nonce = p.nonce();
   v.outcome = Outcome::valid;
   v.reason = Reason::ok;
   return v;
+}
+
+// RFC 9421 §7.2.2 (replay): the nonces of the labels that verified are recorded only once the
+// whole policy is satisfied, so neither a forged label nor a request the policy refuses burns a
+// nonce. A replayed nonce (or, failing closed, a store error) makes its label invalid and the
+// message fail. Returns the policy failure, or "" when every nonce was fresh.
+std::string record_nonces(VerifyReport& rep, const VerifyPolicy& pol) {
+  for (auto& v : rep.verdicts) {
+    if (v.outcome != Outcome::valid || !v.nonce) continue;
+    std::int64_t forget = v.expires ? *v.expires + pol.clock_skew
+                                    : (v.created ? *v.created + pol.max_age.value_or(pol.default_lifetime) + pol.clock_skew
+                                                 : pol.now + pol.max_age.value_or(pol.default_lifetime));
+    NonceOutcome o = pol.nonces->record(v.keyid, *v.nonce, forget, pol.now);
+    if (o == NonceOutcome::fresh) continue;
+    if (o == NonceOutcome::error) {
+      ++rep.nonce_errors;
+      if (pol.nonce_fail_open) continue;
+      v.outcome = Outcome::invalid;
+      v.reason = Reason::nonce_store_unavailable;
+      v.detail = "the nonce store could not answer (fail closed)";
+      return "label " + v.label + ": nonce store unavailable";
+    }
+    v.outcome = Outcome::invalid;
+    v.reason = Reason::nonce_replayed;
+    v.detail = "nonce already seen for this keyid";
+    return "label " + v.label + " is invalid (nonce_replayed)";
+  }
+  return "";
 }
 
 }  // namespace
@@ -375,6 +396,7 @@ VerifyReport verify_message(const Message& msg, const KeyResolver& keys, const V
   }
   if (valid < pol.min_valid && why.empty())
     why = f->input.empty() ? "no signatures" : "only " + std::to_string(valid) + " valid signature(s), need " + std::to_string(pol.min_valid);
+  if (why.empty() && pol.nonces) why = record_nonces(rep, pol);
   rep.policy_satisfied = why.empty();
   rep.policy_detail = why.empty() ? "satisfied" : why;
   return rep;

@@ -26,7 +26,8 @@ std::string replay_key(std::string_view keyid, std::string_view nonce) {
 
 }  // namespace
 
-NonceOutcome MemoryReplayStore::record(std::string_view keyid, std::string_view nonce, std::int64_t ttl, std::int64_t now) {
+NonceOutcome MemoryReplayStore::record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
+                                       std::int64_t now) {
   std::string key = replay_key(keyid, nonce);
   std::lock_guard<std::mutex> lock(mu_);
   // Drop expired entries (bounded work: at most 64 per call).
@@ -49,7 +50,7 @@ NonceOutcome MemoryReplayStore::record(std::string_view keyid, std::string_view 
     // Full: refuse rather than forget live nonces (forgetting would re-open replays).
     return NonceOutcome::error;
   }
-  std::int64_t exp = now + (ttl > 0 ? ttl : 1);
+  std::int64_t exp = forget_after > now ? forget_after : now + 1;
   seen_.emplace(key, exp);
   by_expiry_.emplace(exp, key);
   return NonceOutcome::fresh;
@@ -102,7 +103,8 @@ Result<RedisReplayStore::Options> RedisReplayStore::parse_url(std::string_view u
 RedisReplayStore::RedisReplayStore(Options o) : opt_(std::move(o)) {}
 RedisReplayStore::~RedisReplayStore() = default;
 
-NonceOutcome RedisReplayStore::record(std::string_view keyid, std::string_view nonce, std::int64_t ttl, std::int64_t) {
+NonceOutcome RedisReplayStore::record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
+                                      std::int64_t now) {
   std::unique_ptr<Conn> conn;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -125,7 +127,7 @@ NonceOutcome RedisReplayStore::record(std::string_view keyid, std::string_view n
     }
   }
   std::string key = opt_.prefix + replay_key(keyid, nonce);
-  long long ex = ttl > 0 ? ttl : 1;
+  long long ex = forget_after > now ? forget_after - now : 1;  // EX seconds
   auto* r = static_cast<redisReply*>(redisCommand(conn->c, "SET %b 1 NX EX %lld", key.data(), key.size(), ex));
   if (!r) return NonceOutcome::error;  // connection broken: dropped, reconnect next time
   NonceOutcome out = NonceOutcome::error;

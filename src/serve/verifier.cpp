@@ -1,6 +1,6 @@
 // pqsig_serve: the decision for one proxied request — keys from static JWKS and the
 // Signature-Agent directories, the library's RFC 9421 / Web Bot Auth verification under the
-// policy, then the nonce replay check (only for signatures that verified).
+// policy, nonce replay included (the library records nonces only once the policy is satisfied).
 #include <algorithm>
 #include <chrono>
 
@@ -153,10 +153,15 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
   vp.tag = pol.required_tag;
   vp.fail_on_invalid = true;
   vp.min_valid = pol.min_valid;
-  vp.nonces = nullptr;  // recorded below, only once the policy is satisfied
+  vp.nonces = replay_;  // the library records nonces only once the whole policy is satisfied
+  vp.nonce_fail_open = opt_.replay_fail_open;
   vp.check_content_digest = true;
   bool wba = pol.required_tag == webbotauth::kTag;
   auto rep = hs::verify_message(req, resolver, vp, nullptr, wba ? &webbotauth::check_profile : nullptr, nullptr);
+  if (metrics_ && rep.nonce_errors) {
+    metrics_->nonce_store_errors += rep.nonce_errors;
+    if (opt_.replay_fail_open && rep.policy_satisfied) metrics_->nonce_fail_open += rep.nonce_errors;
+  }
 
   if (!rep.policy_satisfied) {
     const hs::Verdict* first_invalid = nullptr;
@@ -191,26 +196,6 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
             for (const auto& [l, ref] : refs.value())
               if (l == v.label || l.empty()) d.agent = ref.url;
         }
-      }
-    }
-  }
-  // Replay: only labels that verified record their nonce (strangers cannot burn nonces).
-  if (replay_) {
-    for (const auto& v : rep.verdicts) {
-      if (v.outcome != hs::Outcome::valid) continue;
-      const sf::Member* m = sf::find_member(fields->input, v.label);
-      if (!m || !m->is_inner_list) continue;
-      hs::SignatureParams p{m->inner};
-      auto nonce = p.nonce();
-      if (!nonce) continue;
-      std::int64_t until = v.expires ? *v.expires : now + pol.max_age.value_or(pol.max_validity);
-      std::int64_t ttl = std::max<std::int64_t>(1, until + pol.clock_skew - now);
-      NonceOutcome o = replay_->record(v.keyid, *nonce, ttl, now);
-      if (o == NonceOutcome::replayed) return reject("nonce_replayed", v.label + ": nonce already seen for this keyid");
-      if (o == NonceOutcome::error) {
-        if (metrics_) ++metrics_->nonce_store_errors;
-        if (!opt_.replay_fail_open) return reject("nonce_store_unavailable", "replay store unreachable (fail closed)");
-        if (metrics_) ++metrics_->nonce_fail_open;
       }
     }
   }

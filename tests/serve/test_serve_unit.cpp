@@ -159,13 +159,14 @@ TEST(ServeAgent, CardValidation) {
 
 TEST(ServeReplay, MemoryStoreSetIfAbsentWithExpiry) {
   sv::MemoryReplayStore s(3);
-  EXPECT_EQ(s.record("k", "n1", 10, kNow), sv::NonceOutcome::fresh);
-  EXPECT_EQ(s.record("k", "n1", 10, kNow + 5), sv::NonceOutcome::replayed);
-  EXPECT_EQ(s.record("k2", "n1", 10, kNow + 5), sv::NonceOutcome::fresh);  // per keyid
-  EXPECT_EQ(s.record("k", "n1", 10, kNow + 11), sv::NonceOutcome::fresh);  // expired -> usable again
-  EXPECT_EQ(s.record("k", "n2", 100, kNow + 11), sv::NonceOutcome::fresh);
+  // record(keyid, nonce, forget_after, now)
+  EXPECT_EQ(s.record("k", "n1", kNow + 10, kNow), sv::NonceOutcome::fresh);
+  EXPECT_EQ(s.record("k", "n1", kNow + 15, kNow + 5), sv::NonceOutcome::replayed);
+  EXPECT_EQ(s.record("k2", "n1", kNow + 15, kNow + 5), sv::NonceOutcome::fresh);  // per keyid
+  EXPECT_EQ(s.record("k", "n1", kNow + 21, kNow + 11), sv::NonceOutcome::fresh);  // expired -> usable again
+  EXPECT_EQ(s.record("k", "n2", kNow + 111, kNow + 11), sv::NonceOutcome::fresh);
   // Full of live entries: refuses rather than forgetting (forgetting would re-open replays).
-  EXPECT_EQ(s.record("k", "n3", 100, kNow + 11), sv::NonceOutcome::error);
+  EXPECT_EQ(s.record("k", "n3", kNow + 111, kNow + 11), sv::NonceOutcome::error);
   EXPECT_LE(s.size(), 3u);
 }
 
@@ -181,7 +182,7 @@ TEST(ServeReplay, RedisUrlAndUnreachable) {
   o->port = 1;
   o->db = 0;
   sv::RedisReplayStore r(o.value());
-  EXPECT_EQ(r.record("k", "n", 10, kNow), sv::NonceOutcome::error);
+  EXPECT_EQ(r.record("k", "n", kNow + 10, kNow), sv::NonceOutcome::error);
 }
 
 // ------------------------------------------------------------------ verifier decisions
@@ -282,6 +283,27 @@ TEST(ServeVerifier, NonceRecordedOnlyAfterVerification) {
   EXPECT_EQ(f.v->decide(forged, kNow).status, 401);
   EXPECT_EQ(f.replay.size(), 0u);
   EXPECT_EQ(f.v->decide(good, kNow).status, 200);
+  EXPECT_EQ(f.replay.size(), 2u);  // sig1 and sig2
+  auto again = f.v->decide(good, kNow);
+  EXPECT_EQ(again.status, 401);
+  EXPECT_EQ(again.reason, "nonce_replayed");
+}
+
+TEST(ServeVerifier, NonceNotRecordedWhenThePolicyRefuses) {
+  // Both labels verify, but the policy wants a label the request lacks: no nonce is burned, so
+  // the same signatures still pass a verifier whose policy they satisfy (one shared store).
+  sv::MemoryReplayStore shared;
+  sv::Policy strict;
+  strict.required_labels = {"sig1", "sig3"};
+  VerifierFixture f(strict, {}, &shared);
+  VerifierFixture lax({}, {}, &shared);
+  auto good = signed_request();
+  auto d = f.v->decide(good, kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "policy_not_satisfied") << d.detail;
+  EXPECT_EQ(shared.size(), 0u);
+  EXPECT_EQ(lax.v->decide(good, kNow).status, 200);
+  EXPECT_EQ(shared.size(), 2u);
 }
 
 class FailingStore : public sv::ReplayStore {
