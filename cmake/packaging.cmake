@@ -72,6 +72,9 @@ endif()
 # Everything `cmake --install` needs (the Makefile's `install` target builds only this).
 add_custom_target(pqsig_install_set)
 add_dependencies(pqsig_install_set pqsig)
+if(TARGET pqsig_serve AND NOT PQSIG_FUZZ)
+  add_dependencies(pqsig_install_set pqsig_client pqsig_serve)  # cmake/network.cmake installs them
+endif()
 if(TARGET pqsig_shared)
   add_dependencies(pqsig_install_set pqsig_shared)
 endif()

@@ -77,6 +77,14 @@ for mode in shared static; do
   check_run "$T/cm_$mode/consumer" $mode
 done
 
+step "serve + client, CMake package (COMPONENTS serve)"
+cp "$SRC/tests/packaging/consumer/serve_main.cpp" "$T/"
+cmake -S "$T" -B "$T/cm_serve" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$CXX" \
+  -DCMAKE_CXX_FLAGS="$FLAGS" -DCMAKE_PREFIX_PATH="$P" -DUSE_SERVE=ON >"$T/cm_serve.log" 2>&1 \
+  || { cat "$T/cm_serve.log"; fail "CMake serve consumer configure"; }
+cmake --build "$T/cm_serve" >>"$T/cm_serve.log" 2>&1 || { cat "$T/cm_serve.log"; fail "CMake serve consumer build"; }
+"$T/cm_serve/consumer" | grep -q "consumer ok: pqsig serve + client" || fail "serve consumer did not run"
+
 step "man page and completions"
 if command -v groff >/dev/null; then
   warn=$(groff -man -Tutf8 -ww -z "$P/share/man/man1/pqsig.1" 2>&1 | grep -v "cannot adjust line\|can't break line" || true)
