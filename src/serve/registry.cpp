@@ -176,8 +176,8 @@ Result<std::vector<RegistryEntry>> parse_registry(std::string_view text, const R
         if (is_ws(c) || c == '#') return at(lineno, Errc::invalid_encoding, "whitespace or fragment inside the URL");
       auto u = client::parse_url(body);
       if (!u || u->host.empty()) return at(lineno, Errc::invalid_encoding, "not a valid https URL");
-      if (body.find('@') != std::string_view::npos && body.find('@') < body.find('/', 8))
-        return at(lineno, Errc::invalid_encoding, "https URL with userinfo");
+      std::string_view authority = body.substr(8, body.find_first_of("/?", 8) - 8);  // npos - 8: to the end
+      if (authority.find('@') != std::string_view::npos) return at(lineno, Errc::invalid_encoding, "https URL with userinfo");
       e.kind = RegistryEntry::Kind::https;
       e.url = std::string(body);
       std::string_view path = u->path_query;

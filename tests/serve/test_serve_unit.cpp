@@ -767,6 +767,8 @@ TEST(ServeRegistry, MalformedEntriesRefusedWithTypedErrors) {
   EXPECT_EQ(registry_error("https:a.example\n"), Errc::invalid_encoding);
   EXPECT_EQ(registry_error(std::string("https://a.example/\x01x\n")), Errc::invalid_encoding);
   EXPECT_EQ(registry_error("https://user@a.example/card\n"), Errc::invalid_encoding);
+  EXPECT_EQ(registry_error("https://user@a.example\n"), Errc::invalid_encoding);
+  EXPECT_TRUE(sv::parse_registry("https://a.example?who=a@b\nhttps://a.example/x@y\n").ok());  // '@' outside the authority
   EXPECT_EQ(registry_error("https://a.example/c # bad \xff utf-8\n"), Errc::invalid_encoding);
   EXPECT_EQ(registry_error("https://a.example/c # control \x07\n"), Errc::invalid_encoding);
   EXPECT_EQ(registry_error("https://a.example/c\nhttps://a.example/c\n"), Errc::policy);  // duplicate
