@@ -28,26 +28,44 @@ void parse_listen(const std::string& s, sv::ServerOptions& o) {
   o.port = static_cast<std::uint16_t>(port);
 }
 
+/// The options both servers share (--listen, --threads, --ready-file, --drain-timeout-ms).
+struct ServerFlags {
+  std::string listen, ready_file;
+  int threads = 2;
+  long drain_ms = 10000;
+  ServerFlags(std::string l, int t) : listen(std::move(l)), threads(t) {}
+  sv::ServerOptions options() const {
+    sv::ServerOptions so;
+    parse_listen(listen, so);
+    so.threads = threads;
+    so.drain_timeout_ms = drain_ms;
+    so.ready_file = ready_file;
+    return so;
+  }
+  void add_to(CLI::App* app) {
+    app->add_option("--listen", listen, "HOST:PORT (default " + listen + "; port 0 = any)");
+    app->add_option("--threads", threads, "I/O threads (default " + std::to_string(threads) + ")");
+    app->add_option("--ready-file", ready_file, "write HOST:PORT here once listening");
+    app->add_option("--drain-timeout-ms", drain_ms,
+                    "SIGTERM/SIGINT: stop accepting, let requests under way finish within this (default 10000), exit 0");
+  }
+};
+
 struct VerifyCmd {
-  std::string listen = "127.0.0.1:8089", policy, redis, scheme = "https", ca_file, ready_file, proxy = "nginx", envoy_prefix;
+  ServerFlags server{"127.0.0.1:8089", 4};
+  std::string policy, redis, scheme = "https", ca_file, proxy = "nginx", envoy_prefix;
   std::vector<std::string> keys, registries;
   bool fail_open = false, no_dir = false, allow_http = false, no_replay = false, allow_private = false;
   long dir_timeout_ms = 2000;
   std::size_t dir_max_bytes = 256 * 1024, dir_max_entries = 1024, max_header = 16 * 1024;
   std::int64_t negative_ttl = 30, stale_cap = 3600;
-  int threads = 4;
-  long drain_ms = 10000;
   std::size_t nonce_entries = 200000;
 };
 
 void run_verify(const VerifyCmd& c) {
-  sv::ServerOptions so;
-  parse_listen(c.listen, so);
-  so.threads = c.threads;
-  so.drain_timeout_ms = c.drain_ms;
+  sv::ServerOptions so = c.server.options();
   so.max_header_bytes = c.max_header;
   so.max_body_bytes = 64 * 1024;
-  so.ready_file = c.ready_file;
   sv::VerifyOptions vo;
   if (!c.policy.empty()) {
     auto p = sv::parse_policy(read_text(c.policy));
@@ -77,7 +95,7 @@ void run_verify(const VerifyCmd& c) {
   dco.http.ca_file = c.ca_file;
   dco.http.allow_http = c.allow_http;
   dco.http.allow_private_addresses = c.allow_private;
-  dco.max_concurrent_fetches = static_cast<std::size_t>(std::max(1, c.threads / 2));
+  dco.max_concurrent_fetches = static_cast<std::size_t>(std::max(1, c.server.threads / 2));
   dco.max_entries = c.dir_max_entries;
   dco.negative_ttl = c.negative_ttl;
   dco.stale_cap = c.stale_cap;
@@ -99,19 +117,13 @@ void run_verify(const VerifyCmd& c) {
 }
 
 struct DirCmd {
-  std::string listen = "127.0.0.1:8090", ready_file;
+  ServerFlags server{"127.0.0.1:8090", 2};
   std::vector<std::string> keys;
   std::int64_t max_age = 300, expires = 3600;
-  int threads = 2;
-  long drain_ms = 10000;
 };
 
 void run_directory(const DirCmd& c) {
-  sv::ServerOptions so;
-  parse_listen(c.listen, so);
-  so.threads = c.threads;
-  so.drain_timeout_ms = c.drain_ms;
-  so.ready_file = c.ready_file;
+  sv::ServerOptions so = c.server.options();
   sv::DirectoryPublisher::Options po;
   po.key_files = c.keys;
   po.max_age = c.max_age;
@@ -130,7 +142,7 @@ void register_serve(CLI::App& app) {
 
   auto vc = std::make_shared<VerifyCmd>();
   auto* v = serve->add_subcommand("verify", "HTTP verifier for nginx auth_request / Caddy forward_auth / Envoy ext_authz");
-  v->add_option("--listen", vc->listen, "HOST:PORT (default 127.0.0.1:8089; port 0 = any)");
+  vc->server.add_to(v);
   v->add_option("--keys", vc->keys, "static JWKS / JWK file(s)");
   v->add_option("--registry", vc->registries,
                 "registry file(s) (draft-meunier-webbotauth-registry text format: https card/directory URLs, data: cards); "
@@ -157,22 +169,14 @@ void register_serve(CLI::App& app) {
                 "X-Forwarded-Method/-Uri) or envoy (HTTP ext_authz); only that proxy's fields are trusted");
   v->add_option("--envoy-path-prefix", vc->envoy_prefix, "with --proxy envoy: the ext_authz http_service path_prefix, e.g. /auth");
   v->add_option("--scheme", vc->scheme, "scheme of the original requests (default https)");
-  v->add_option("--threads", vc->threads, "I/O threads (default 4)");
-  v->add_option("--ready-file", vc->ready_file, "write HOST:PORT here once listening");
-  v->add_option("--drain-timeout-ms", vc->drain_ms,
-                "SIGTERM/SIGINT: stop accepting, let requests under way finish within this (default 10000), exit 0");
   v->callback([vc] { run_verify(*vc); });
 
   auto dc = std::make_shared<DirCmd>();
   auto* d = serve->add_subcommand("directory", "serve /.well-known/http-message-signatures-directory, signed; SIGHUP reloads keys");
-  d->add_option("--listen", dc->listen, "HOST:PORT (default 127.0.0.1:8090; port 0 = any)");
+  dc->server.add_to(d);
   d->add_option("--key", dc->keys, "private JWK file(s) (published and used to sign the response)")->required();
   d->add_option("--max-age", dc->max_age, "Cache-Control max-age seconds (default 300)");
   d->add_option("--expires", dc->expires, "response signature validity seconds (default 3600)");
-  d->add_option("--threads", dc->threads, "I/O threads (default 2)");
-  d->add_option("--ready-file", dc->ready_file, "write HOST:PORT here once listening");
-  d->add_option("--drain-timeout-ms", dc->drain_ms,
-                "SIGTERM/SIGINT: stop accepting, let requests under way finish within this (default 10000), exit 0");
   d->callback([dc] { run_directory(*dc); });
 }
 
