@@ -60,15 +60,26 @@ int free_port() {
   return ntohs(a.sin_port);
 }
 
-bool port_open(int port) {
+/// A connected socket to 127.0.0.1:port (5 s receive timeout), or -1.
+int connect_port(int port) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   a.sin_port = htons(static_cast<std::uint16_t>(port));
-  bool ok = connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  close(fd);
-  return ok;
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  timeval tv{5, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  return fd;
+}
+
+bool port_open(int port) {
+  int fd = connect_port(port);
+  if (fd >= 0) close(fd);
+  return fd >= 0;
 }
 
 bool wait_port(int port, std::chrono::milliseconds limit = 10s) {
@@ -758,20 +769,6 @@ TEST_F(ServeLive, CaddyForwardAuthInFrontOfUpstream) {
 }
 
 namespace {
-int connect_port(int port) {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    close(fd);
-    return -1;
-  }
-  timeval tv{5, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  return fd;
-}
 bool send_text(int fd, const std::string& s) { return send(fd, s.data(), s.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(s.size()); }
 std::string recv_all(int fd) {  // until the server closes (or 5 s without data)
   std::string out;
