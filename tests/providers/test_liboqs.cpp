@@ -1,7 +1,9 @@
 // The liboqs provider (built only with liboqs): every ML-DSA / SLH-DSA ACVP sigVer vector gives
-// the same verdict through pqsig, liboqs and dual enforce where liboqs implements the interface;
-// where it does not (HashML-DSA, external μ, ML-DSA internal), liboqs answers Errc::unsupported
-// and the dual check is refused, never downgraded. Plus signatures made by pqsig with random
+// the same verdict through pqsig, liboqs and dual enforce where liboqs implements the interface.
+// With PQSIG_LIBOQS_MLDSA_INTERNAL (liboqs exports mldsa-native's verify_internal and
+// verify_pre_hash_internal, cmake/liboqs.cmake) that is all 216; without it HashML-DSA, external μ
+// and the ML-DSA internal interface are Errc::unsupported and the dual check is refused, never
+// downgraded. Plus signatures made by pqsig with random
 // messages/contexts, verified by both, and one flipped byte rejected by both.
 #include <gtest/gtest.h>
 
@@ -22,8 +24,16 @@ TEST(Liboqs, IsAvailableWithAVersion) {
   EXPECT_NE(info.version.find("liboqs 0."), std::string::npos) << info.version;
   for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87"})
     EXPECT_EQ(p->interfaces(*find_suite(id).value()) & (pp::kPure | pp::kContext), pp::kPure | pp::kContext) << id;
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87"})
+    EXPECT_EQ(p->interfaces(*find_suite(id).value()),
+              pp::kPure | pp::kContext | pp::kPreHash | pp::kInternal | pp::kExternalMu)
+        << id << ": mldsa-native's exported core gives every interface";
+  EXPECT_NE(info.version.find("ML-DSA internal"), std::string::npos) << info.version;
+#else
   EXPECT_EQ(p->interfaces(*find_suite("ml-dsa-44").value()) & (pp::kPreHash | pp::kExternalMu | pp::kInternal), 0u)
       << "liboqs' public API has no HashML-DSA, external mu or internal interface";
+#endif
 }
 
 TEST(Liboqs, EveryAcvpSigVerVectorSameVerdictOrRefused) {
@@ -61,7 +71,12 @@ TEST(Liboqs, EveryAcvpSigVerVectorSameVerdictOrRefused) {
   std::printf("sigVer vectors: %d total, %d same verdict through pqsig, liboqs and dual enforce, %d refused "
               "(interface not in liboqs)\n", total, same, refused);
   EXPECT_EQ(total, 216);
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+  EXPECT_EQ(same, 216) << "every vector through both providers";
+  EXPECT_EQ(refused, 0);
+#else
   EXPECT_GE(same, 45 + 36) << "ML-DSA external pure/context and every SLH-DSA (internal) vector";
+#endif
   EXPECT_EQ(dual.stats().disagreements, 0u);
 }
 
@@ -133,3 +148,36 @@ TEST(Liboqs, SignsWithTheFipsSecretKeyAndPqsigVerifies) {
   EXPECT_EQ(r.error().code, Errc::unsupported);
   EXPECT_EQ(oqs->sign(*find_suite("ml-dsa-44").value(), bytes(10), msg, {}).error().code, Errc::invalid_length);
 }
+
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+TEST(Liboqs, HashMlDsaAndWrongInputsThroughMldsaNativeCore) {
+  auto oqs = pp::find("liboqs").value();
+  const bytes msg = {'b', 'l', 'o', 'c', 'k'};
+  const bytes ctx = {7, 7};
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    auto sk = SigningKey::generate(s).value();
+    SignOptions so;
+    so.ctx = ctx;
+    so.prehash = hash::PreHash::sha2_512;
+    const bytes sig = sk.sign(msg, so).value();
+    pp::VerifyOptions vo;
+    vo.ctx = ctx;
+    vo.prehash = hash::PreHash::sha2_512;
+    EXPECT_TRUE(oqs->verify(s, sk.public_key(), msg, sig, vo).ok()) << id << " HashML-DSA, pqsig-signed";
+    vo.prehash = hash::PreHash::sha3_512;
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, sig, vo).error().code, Errc::verify_failed) << id << " other hash";
+    vo.prehash.reset();
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, sig, vo).error().code, Errc::verify_failed) << id << " as pure";
+    pp::VerifyOptions mu;
+    mu.input = pp::VerifyOptions::Input::mu;
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), bytes(63), sig, mu).error().code, Errc::invalid_length) << id;
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), bytes(64), sig, mu).error().code, Errc::verify_failed) << id;
+    pp::VerifyOptions internal;
+    internal.input = pp::VerifyOptions::Input::internal;
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, byte_span(sig).first(sig.size() - 1), internal).error().code,
+              Errc::invalid_length)
+        << id;
+  }
+}
+#endif
