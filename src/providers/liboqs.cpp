@@ -32,6 +32,12 @@ extern const pqsig_oqs_slh_param slh_dsa_sha2_128s, slh_dsa_sha2_128f, slh_dsa_s
 // FIPS 205, Algorithm 20 (liboqs slh_dsa_c): 1 = valid, 0 = invalid.
 int slh_verify_internal(const std::uint8_t* m, std::size_t m_sz, const std::uint8_t* sig, std::size_t sig_sz,
                         const std::uint8_t* pk, const pqsig_oqs_slh_param* prm);
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+// FIPS 205, Algorithm 25 (liboqs slh_dsa_c): PH(M) by liboqs' own hashes, named as in ACVP.
+int hash_slh_verify(const std::uint8_t* m, std::size_t m_sz, const std::uint8_t* sig, std::size_t sig_sz,
+                    const std::uint8_t* ctx, std::size_t ctx_sz, const char* ph, const std::uint8_t* pk,
+                    const pqsig_oqs_slh_param* prm);
+#endif
 }
 #endif
 
@@ -155,6 +161,9 @@ unsigned interfaces(const SuiteInfo& s) noexcept {
 #if defined(PQSIG_LIBOQS_SLH_INTERNAL)
   if (slh_param(s)) m |= provider::kInternal;
 #endif
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+  if (slh_param(s)) m |= provider::kPreHash;
+#endif
 #if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
   if (mldsa_core(s) && oqs_sig(s)) m |= provider::kInternal | provider::kExternalMu | provider::kPreHash;
 #endif
@@ -239,6 +248,17 @@ struct OqsVerifier final : VerifierImpl {
       return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
     }
 #endif
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+    if (const pqsig_oqs_slh_param* p = slh_param(*info)) {
+      if (opt.ctx.size() > 255) return Error{Errc::invalid_context, "context longer than 255 bytes"};
+      if (s.size() != info->output_size) return length_error(*info, "signature", info->output_size, s.size());
+      const std::string ph(hash::prehash_info(*opt.prehash).acvp_name);
+      if (hash_slh_verify(msg.data(), msg.size(), s.data(), s.size(), opt.ctx.data(), opt.ctx.size(), ph.c_str(),
+                          pk.data(), p) == 1)
+        return {};
+      return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
+    }
+#endif
     (void)msg;
     (void)s;
     (void)opt;
@@ -299,6 +319,9 @@ provider::ProviderInfo liboqs_info() {
   std::string v = std::string("liboqs ") + OQS_version();
 #if defined(PQSIG_LIBOQS_SLH_INTERNAL)
   v += " (+ SLH-DSA internal interface)";
+#endif
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+  v += " (+ HashSLH-DSA)";
 #endif
 #if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
   v += " (+ ML-DSA internal, external mu, HashML-DSA)";

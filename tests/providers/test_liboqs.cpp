@@ -181,3 +181,33 @@ TEST(Liboqs, HashMlDsaAndWrongInputsThroughMldsaNativeCore) {
   }
 }
 #endif
+
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+// HashSLH-DSA through liboqs' hash_slh_verify (FIPS 205, Algorithm 25), which computes PH(M)
+// with liboqs' own hash functions: independent of pqsig's pre-hash code.
+TEST(Liboqs, HashSlhDsaThroughHashSlhVerify) {
+  auto oqs = pp::find("liboqs").value();
+  const bytes msg = {'b', 'l', 'o', 'c', 'k'};
+  const bytes ctx = {3};
+  for (const char* id : {"slh-dsa-sha2-128f", "slh-dsa-shake-128f"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    EXPECT_TRUE(oqs->interfaces(s) & pp::kPreHash) << id;
+    auto sk = SigningKey::generate(s).value();
+    for (auto ph : {hash::PreHash::sha2_512_224, hash::PreHash::sha3_224, hash::PreHash::shake_256}) {
+      SignOptions so;
+      so.ctx = ctx;
+      so.prehash = ph;
+      const bytes sig = sk.sign(msg, so).value();
+      pp::VerifyOptions vo;
+      vo.ctx = ctx;
+      vo.prehash = ph;
+      EXPECT_TRUE(oqs->verify(s, sk.public_key(), msg, sig, vo).ok()) << id << " pqsig-signed HashSLH-DSA";
+      vo.prehash = hash::PreHash::sha2_256;
+      EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, sig, vo).error().code, Errc::verify_failed) << id;
+      vo.prehash = ph;
+      vo.ctx = {};
+      EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, sig, vo).error().code, Errc::verify_failed) << id;
+    }
+  }
+}
+#endif
