@@ -190,3 +190,20 @@ TEST(LedgerCli, BenchCountsEveryCheckAndMeasuresTheBlock) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("consensus_vu.ml-dsa-44"), std::string::npos) << r.err;
 }
+
+TEST(LedgerCli, BenchWithoutTheVuReferenceHasNoEstimateAndCoversNothing) {
+  TempDir d;
+  RunResult r = run_pqsig(d, "ledger bench --quick --samples 2 --rounds 1 --suites ml-dsa-87 --second pqsig "
+                             "--seed 9 --json --no-progress");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["suites"].size(), 1u);
+  const json& s87 = j["suites"][0];
+  EXPECT_TRUE(s87["vu_estimate"].is_null()) << s87["vu_estimate"].dump() << ": ml-dsa-44 (the VU unit) not measured";
+  EXPECT_EQ(s87["vu_consensus"], 290);
+  EXPECT_TRUE(s87["covers"].is_null()) << s87["covers"].dump();
+  EXPECT_EQ(s87["block"]["signatures"], 200) << "sized by the consensus constant, capped by --quick";
+  r = run_pqsig(d, "ledger bench --quick --samples 2 --rounds 1 --suites ml-dsa-87 --second pqsig --seed 9 --no-progress");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("- (no ml-dsa-44)"), std::string::npos) << r.out;
+}
