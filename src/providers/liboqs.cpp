@@ -18,6 +18,7 @@
 #include <string>
 
 #include "pqsig/hash.hpp"
+#include "providers/liboqs_ops.hpp"
 #include "suites/backend.hpp"
 
 #if defined(PQSIG_HAVE_LIBOQS)
@@ -310,9 +311,90 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
 }
 
 const Backend kBackend{nullptr, nullptr, &signer_from_expanded, &verifier_from_public, nullptr, nullptr, &interfaces};
+
+struct OqsKemDeleter {
+  void operator()(OQS_KEM* k) const noexcept { OQS_KEM_free(k); }
+};
+
+// One OQS_KEM descriptor per ML-KEM set ("ml-kem-768" -> "ML-KEM-768"), made once.
+const OQS_KEM* oqs_kem(const SuiteInfo& s) {
+  struct Entry {
+    std::once_flag once;
+    std::unique_ptr<OQS_KEM, OqsKemDeleter> kem;
+  };
+  static constexpr std::string_view kIds[] = {"ml-kem-512", "ml-kem-768", "ml-kem-1024"};
+  static Entry table[std::size(kIds)];
+  for (std::size_t i = 0; i < std::size(kIds); ++i) {
+    if (kIds[i] != s.id) continue;
+    std::call_once(table[i].once, [&] {
+      oqs_init_once();
+      std::string name;
+      for (char c : s.id) name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (OQS_KEM_alg_is_enabled(name.c_str())) table[i].kem.reset(OQS_KEM_new(name.c_str()));
+    });
+    return table[i].kem.get();
+  }
+  return nullptr;
+}
+
+Error not_here(const SuiteInfo& s, const char* what) {
+  return Error{Errc::unsupported, std::string("liboqs cannot ") + what + " " + std::string(s.id) + " in this build"};
+}
 }  // namespace
 
 const Backend* liboqs_backend() noexcept { return &kBackend; }
+
+unsigned liboqs_operations(const SuiteInfo& s) noexcept {
+  if (s.cls == SuiteClass::kem) return oqs_kem(s) ? provider::kKeygen | provider::kEncaps | provider::kDecaps : 0;
+  const OQS_SIG* sig = oqs_sig(s);
+  if (!sig) return 0;
+  return provider::kKeygen | (sig->sig_with_ctx_support ? provider::kSign : 0u);
+}
+
+Result<provider::KeyPair> liboqs_keygen(const SuiteInfo& s) {
+  provider::KeyPair kp;
+  OQS_STATUS rc = OQS_ERROR;
+  if (s.cls == SuiteClass::kem) {
+    const OQS_KEM* kem = oqs_kem(s);
+    if (!kem) return not_here(s, "generate keys for");
+    kp.public_key.resize(kem->length_public_key);
+    kp.secret_key = SecretBytes(kem->length_secret_key);
+    rc = OQS_KEM_keypair(kem, kp.public_key.data(), kp.secret_key.mut_span().data());
+  } else {
+    const OQS_SIG* sig = oqs_sig(s);
+    if (!sig) return not_here(s, "generate keys for");
+    kp.public_key.resize(sig->length_public_key);
+    kp.secret_key = SecretBytes(sig->length_secret_key);
+    rc = OQS_SIG_keypair(sig, kp.public_key.data(), kp.secret_key.mut_span().data());
+  }
+  if (rc != OQS_SUCCESS) return Error{Errc::crypto_backend, std::string(s.id) + ": liboqs key generation failed"};
+  return kp;
+}
+
+// FIPS 203, Algorithm 20 (ML-KEM.Encaps) through liboqs; liboqs runs the §7.2 input check.
+Result<Encapsulation> liboqs_encaps(const SuiteInfo& s, byte_span ek) {
+  const OQS_KEM* kem = oqs_kem(s);
+  if (!kem) return not_here(s, "encapsulate with");
+  if (ek.size() != kem->length_public_key) return length_error(s, "encapsulation key", kem->length_public_key, ek.size());
+  Encapsulation e;
+  e.ciphertext.resize(kem->length_ciphertext);
+  e.shared_secret = SecretBytes(kem->length_shared_secret);
+  if (OQS_KEM_encaps(kem, e.ciphertext.data(), e.shared_secret.mut_span().data(), ek.data()) != OQS_SUCCESS)
+    return Error{Errc::key_check_failed, std::string(s.id) + ": liboqs refused the encapsulation key"};
+  return e;
+}
+
+// FIPS 203, Algorithm 21 (ML-KEM.Decaps) through liboqs; liboqs runs the §7.3 input check.
+Result<SecretBytes> liboqs_decaps(const SuiteInfo& s, byte_span dk, byte_span ct) {
+  const OQS_KEM* kem = oqs_kem(s);
+  if (!kem) return not_here(s, "decapsulate with");
+  if (dk.size() != kem->length_secret_key) return length_error(s, "decapsulation key", kem->length_secret_key, dk.size());
+  if (ct.size() != kem->length_ciphertext) return length_error(s, "ciphertext", kem->length_ciphertext, ct.size());
+  SecretBytes ss(kem->length_shared_secret);
+  if (OQS_KEM_decaps(kem, ss.mut_span().data(), ct.data(), dk.data()) != OQS_SUCCESS)
+    return Error{Errc::key_check_failed, std::string(s.id) + ": liboqs refused the decapsulation key"};
+  return ss;
+}
 
 provider::ProviderInfo liboqs_info() {
   oqs_init_once();
@@ -332,6 +414,17 @@ provider::ProviderInfo liboqs_info() {
 #else  // !PQSIG_HAVE_LIBOQS
 
 const Backend* liboqs_backend() noexcept { return nullptr; }
+
+unsigned liboqs_operations(const SuiteInfo&) noexcept { return 0; }
+Result<provider::KeyPair> liboqs_keygen(const SuiteInfo& s) {
+  return Error{Errc::unsupported, "liboqs is not compiled in: cannot generate keys for " + std::string(s.id)};
+}
+Result<Encapsulation> liboqs_encaps(const SuiteInfo& s, byte_span) {
+  return Error{Errc::unsupported, "liboqs is not compiled in: cannot encapsulate with " + std::string(s.id)};
+}
+Result<SecretBytes> liboqs_decaps(const SuiteInfo& s, byte_span, byte_span) {
+  return Error{Errc::unsupported, "liboqs is not compiled in: cannot decapsulate with " + std::string(s.id)};
+}
 
 provider::ProviderInfo liboqs_info() {
   return provider::ProviderInfo{"liboqs", false,

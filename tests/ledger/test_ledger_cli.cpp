@@ -31,6 +31,12 @@ TEST(LedgerCli, ProvidersListsEveryProviderWithReasons) {
   EXPECT_EQ(j["providers"][0]["name"], "pqsig");
   EXPECT_TRUE(j["providers"][0]["available"].get<bool>());
   EXPECT_EQ(j["providers"][0]["suites"]["ml-dsa-65"], "pure,context,prehash,internal,external-mu");
+  EXPECT_EQ(j["providers"][0]["operations"]["ml-dsa-65"], "keygen,sign");
+  EXPECT_EQ(j["providers"][0]["operations"]["ml-kem-768"], "keygen,encaps,decaps");
+  EXPECT_FALSE(j["providers"][0]["suites"].contains("ml-kem-768")) << "a KEM has no verification interface";
+  if (provider::find("liboqs").value()->info().available) {
+    EXPECT_EQ(j["providers"][1]["operations"]["ml-kem-1024"], "keygen,encaps,decaps");
+  }
   for (const auto& p : j["providers"]) {
     const auto info = provider::find(p["name"].get<std::string>()).value()->info();
     EXPECT_EQ(p["available"].get<bool>(), info.available);

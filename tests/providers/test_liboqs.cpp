@@ -211,3 +211,89 @@ TEST(Liboqs, HashSlhDsaThroughHashSlhVerify) {
   }
 }
 #endif
+
+// ML-KEM both ways: keys of either provider, encapsulation by one, decapsulation by the other
+// (and by the same one), the implicit-rejection secret of a tampered ciphertext equal on both
+// sides, malformed keys refused by both.
+TEST(Liboqs, MlKemEncapsOnOneSideDecapsOnTheOther) {
+  auto ours = pp::find("pqsig").value();
+  auto oqs = pp::find("liboqs").value();
+  for (const char* id : {"ml-kem-512", "ml-kem-768", "ml-kem-1024"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    for (const auto& p : {ours, oqs})
+      EXPECT_EQ(p->operations(s), pp::kKeygen | pp::kEncaps | pp::kDecaps) << p->name() << " " << id;
+    EXPECT_EQ(oqs->interfaces(s), 0u) << "a KEM has no verification interface";
+    for (const auto& [maker, encapser, other] :
+         {std::tuple{oqs, ours, oqs}, std::tuple{ours, oqs, ours}}) {
+      const std::string how = std::string(id) + ": keys by " + std::string(maker->name()) + ", encaps by " +
+                              std::string(encapser->name());
+      auto kp = maker->keygen(s);
+      ASSERT_TRUE(kp.ok()) << how << ": " << kp.error().what();
+      ASSERT_EQ(kp->public_key.size(), s.public_key_size) << how;
+      ASSERT_EQ(kp->secret_key.size(), s.expanded_key_size) << how;
+      auto e = encapser->encaps(s, kp->public_key);
+      ASSERT_TRUE(e.ok()) << how << ": " << e.error().what();
+      ASSERT_EQ(e->ciphertext.size(), s.output_size) << how;
+      for (const auto& decapser : {ours, oqs}) {
+        auto k = decapser->decaps(s, kp->secret_key.span(), e->ciphertext);
+        ASSERT_TRUE(k.ok()) << how << ", decaps by " << decapser->name() << ": " << k.error().what();
+        EXPECT_EQ(to_hex(k->span()), to_hex(e->shared_secret.span())) << how << ", decaps by " << decapser->name();
+      }
+      // Implicit rejection (FIPS 203, Algorithm 18: K̄ = J(z ‖ c)): the same secret on both sides.
+      bytes bad = e->ciphertext;
+      bad[bad.size() / 2] ^= 0x10;
+      auto r1 = ours->decaps(s, kp->secret_key.span(), bad);
+      auto r2 = oqs->decaps(s, kp->secret_key.span(), bad);
+      ASSERT_TRUE(r1.ok() && r2.ok()) << how;
+      EXPECT_EQ(to_hex(r1->span()), to_hex(r2->span())) << how << ": implicit rejection differs";
+      EXPECT_NE(to_hex(r1->span()), to_hex(e->shared_secret.span())) << how;
+      // Malformed inputs: typed errors on both sides, never a secret.
+      for (const auto& p : {ours, other}) {
+        EXPECT_EQ(p->encaps(s, byte_span(kp->public_key).first(s.public_key_size - 1)).error().code,
+                  Errc::invalid_length)
+            << p->name();
+        EXPECT_EQ(p->decaps(s, kp->secret_key.span(), byte_span(bad).first(bad.size() - 1)).error().code,
+                  Errc::invalid_length)
+            << p->name();
+        bytes ek = kp->public_key;
+        ek[0] = 0xff;  // first coefficient 0x?ff | 0xf00 >= q: FIPS 203 §7.2 modulus check fails
+        ek[1] = 0xff;
+        EXPECT_FALSE(p->encaps(s, ek).ok()) << p->name() << " accepted an encapsulation key failing the modulus check";
+      }
+    }
+  }
+}
+
+// Keys made by one provider sign through the other: liboqs keygen → pqsig signs → both verify;
+// pqsig keygen → liboqs signs → both verify.
+TEST(Liboqs, KeysOfEitherProviderSignThroughTheOther) {
+  auto ours = pp::find("pqsig").value();
+  auto oqs = pp::find("liboqs").value();
+  const bytes msg = {'k', 'e', 'y', 's'};
+  const bytes ctx = {5, 6};
+  pp::VerifyOptions vo;
+  vo.ctx = ctx;
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87", "slh-dsa-sha2-128f", "slh-dsa-shake-128f"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    for (const auto& p : {ours, oqs}) EXPECT_EQ(p->operations(s), pp::kKeygen | pp::kSign) << p->name() << " " << id;
+    for (const auto& [maker, signer] : {std::pair{oqs, ours}, std::pair{ours, oqs}}) {
+      const std::string how = std::string(id) + ": keys by " + std::string(maker->name()) + ", signed by " +
+                              std::string(signer->name());
+      auto kp = maker->keygen(s);
+      ASSERT_TRUE(kp.ok()) << how << ": " << kp.error().what();
+      ASSERT_EQ(kp->public_key.size(), s.public_key_size) << how;
+      ASSERT_EQ(kp->secret_key.size(), s.expanded_key_size) << how;
+      auto sig = signer->sign(s, kp->secret_key.span(), msg, ctx);
+      ASSERT_TRUE(sig.ok()) << how << ": " << sig.error().what();
+      for (const auto& v : {ours, oqs}) {
+        EXPECT_TRUE(v->verify(s, kp->public_key, msg, *sig, vo).ok()) << how << ", verified by " << v->name();
+        bytes bad = *sig;
+        bad[bad.size() / 3] ^= 4;
+        EXPECT_FALSE(v->verify(s, kp->public_key, msg, bad, vo).ok()) << how << ", tampered, " << v->name();
+      }
+    }
+  }
+  // No key generation where the provider lacks the suite: a typed error.
+  EXPECT_EQ(oqs->keygen(*find_suite("ed25519").value()).error().code, Errc::unsupported);
+  EXPECT_EQ(oqs->operations(*find_suite("ed25519").value()), 0u);
+}
