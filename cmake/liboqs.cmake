@@ -40,11 +40,62 @@ if(PQSIG_HAVE_LIBOQS)
       return argc > 5 ? slh_verify_internal(nullptr, 0, nullptr, 0, nullptr, &slh_dsa_sha2_128s) : 0;
     }
   ]=] PQSIG_LIBOQS_SLH_INTERNAL)
+  # And FIPS 205 Algorithm 25 (HashSLH-DSA verify; liboqs computes PH(M) with its own hashes).
+  check_cxx_source_compiles([=[
+    #include <cstddef>
+    #include <cstdint>
+    extern "C" {
+    struct pqsig_oqs_slh_param;
+    extern const pqsig_oqs_slh_param slh_dsa_sha2_128s;
+    int hash_slh_verify(const std::uint8_t*, std::size_t, const std::uint8_t*, std::size_t, const std::uint8_t*,
+                        std::size_t, const char*, const std::uint8_t*, const pqsig_oqs_slh_param*);
+    }
+    int main(int argc, char**) {
+      return argc > 5 ? hash_slh_verify(nullptr, 0, nullptr, 0, nullptr, 0, "SHA2-256", nullptr, &slh_dsa_sha2_128s) : 0;
+    }
+  ]=] PQSIG_LIBOQS_SLH_PREHASH)
+  # Its ML-DSA (mldsa-native) exports the portable core of each set: verify_internal (internal
+  # interface and external mu) and verify_pre_hash_internal (HashML-DSA), without the optional
+  # context parameter (liboqs does not define MLD_CONFIG_CONTEXT_PARAMETER).
+  check_cxx_source_compiles([=[
+    #include <cstddef>
+    #include <cstdint>
+    extern "C" {
+    int PQCP_MLDSA_NATIVE_MLDSA44_C_verify_internal(const std::uint8_t*, std::size_t, const std::uint8_t*,
+        std::size_t, const std::uint8_t*, std::size_t, const std::uint8_t*, int);
+    int PQCP_MLDSA_NATIVE_MLDSA65_C_verify_internal(const std::uint8_t*, std::size_t, const std::uint8_t*,
+        std::size_t, const std::uint8_t*, std::size_t, const std::uint8_t*, int);
+    int PQCP_MLDSA_NATIVE_MLDSA87_C_verify_internal(const std::uint8_t*, std::size_t, const std::uint8_t*,
+        std::size_t, const std::uint8_t*, std::size_t, const std::uint8_t*, int);
+    int PQCP_MLDSA_NATIVE_MLDSA44_C_verify_pre_hash_internal(const std::uint8_t*, std::size_t,
+        const std::uint8_t*, std::size_t, const std::uint8_t*, std::size_t, const std::uint8_t*, int);
+    int PQCP_MLDSA_NATIVE_MLDSA65_C_verify_pre_hash_internal(const std::uint8_t*, std::size_t,
+        const std::uint8_t*, std::size_t, const std::uint8_t*, std::size_t, const std::uint8_t*, int);
+    int PQCP_MLDSA_NATIVE_MLDSA87_C_verify_pre_hash_internal(const std::uint8_t*, std::size_t,
+        const std::uint8_t*, std::size_t, const std::uint8_t*, std::size_t, const std::uint8_t*, int);
+    }
+    int main(int argc, char**) {
+      if (argc < 5) return 0;
+      return PQCP_MLDSA_NATIVE_MLDSA44_C_verify_internal(nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0) +
+             PQCP_MLDSA_NATIVE_MLDSA65_C_verify_internal(nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0) +
+             PQCP_MLDSA_NATIVE_MLDSA87_C_verify_internal(nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0) +
+             PQCP_MLDSA_NATIVE_MLDSA44_C_verify_pre_hash_internal(nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0) +
+             PQCP_MLDSA_NATIVE_MLDSA65_C_verify_pre_hash_internal(nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0) +
+             PQCP_MLDSA_NATIVE_MLDSA87_C_verify_pre_hash_internal(nullptr, 0, nullptr, 0, nullptr, 0, nullptr, 0);
+    }
+  ]=] PQSIG_LIBOQS_MLDSA_INTERNAL)
   cmake_pop_check_state()
   if(PQSIG_LIBOQS_SLH_INTERNAL)
     target_compile_definitions(pqsig PRIVATE PQSIG_LIBOQS_SLH_INTERNAL=1)
   endif()
-  message(STATUS "pqsig: liboqs ${liboqs_VERSION} provider ON (${liboqs_DIR}; SLH-DSA internal: ${PQSIG_LIBOQS_SLH_INTERNAL})")
+  if(PQSIG_LIBOQS_SLH_INTERNAL AND PQSIG_LIBOQS_SLH_PREHASH)
+    target_compile_definitions(pqsig PRIVATE PQSIG_LIBOQS_SLH_PREHASH=1)
+  endif()
+  if(PQSIG_LIBOQS_MLDSA_INTERNAL)
+    target_compile_definitions(pqsig PRIVATE PQSIG_LIBOQS_MLDSA_INTERNAL=1)
+  endif()
+  message(STATUS "pqsig: liboqs ${liboqs_VERSION} provider ON (${liboqs_DIR}; SLH-DSA internal: ${PQSIG_LIBOQS_SLH_INTERNAL}, pre-hash: ${PQSIG_LIBOQS_SLH_PREHASH}; "
+                 "ML-DSA internal/external mu/HashML-DSA: ${PQSIG_LIBOQS_MLDSA_INTERNAL})")
 else()
   message(STATUS "pqsig: liboqs provider OFF (PQSIG_WITH_LIBOQS=${PQSIG_WITH_LIBOQS}; liboqs not found) - its tests are not built")
 endif()

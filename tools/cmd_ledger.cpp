@@ -1,4 +1,5 @@
-// `pqsig ledger`: providers (what is available and why not), verify (dual verification of JSON
+// `pqsig ledger`: providers (what is available and why not; per suite its verification interfaces
+// and other operations: keygen, sign, encaps, decaps), verify (dual verification of JSON
 // Lines items, parallel, verdicts in input order, then a summary line), bench (ledger_bench.cpp).
 //
 //   pqsig ledger verify --first pqsig --second liboqs --mode enforce|shadow [--jobs N] < items.jsonl
@@ -30,14 +31,15 @@ void cmd_providers(bool as_json) {
   json arr = json::array();
   for (const auto& p : pp::all()) {
     const pp::ProviderInfo info = p->info();
-    json suites = json::object();
+    json suites = json::object(), ops = json::object();
     for (const auto& s : all_suites()) {
+      if (const unsigned o = p->operations(s)) ops[std::string(s.id)] = pp::operation_names(o);
       if (s.cls != SuiteClass::signature) continue;
       const unsigned m = p->interfaces(s);
       if (m) suites[std::string(s.id)] = pp::interface_names(m);
     }
     arr.push_back({{"name", info.name}, {"available", info.available}, {"version", info.version},
-                   {"reason", info.reason}, {"suites", suites}});
+                   {"reason", info.reason}, {"suites", suites}, {"operations", ops}});
   }
   if (as_json) {
     std::cout << json{{"providers", arr}}.dump(2) << "\n";
@@ -48,8 +50,14 @@ void cmd_providers(bool as_json) {
                 p["available"].get<bool>() ? "available  " : "unavailable",
                 p["available"].get<bool>() ? p["version"].get<std::string>().c_str()
                                            : p["reason"].get<std::string>().c_str());
-    for (const auto& [suite, ifaces] : p["suites"].items())
-      std::printf("           %-22s %s\n", suite.c_str(), ifaces.get<std::string>().c_str());
+    for (const auto& [suite, ifaces] : p["suites"].items()) {
+      std::string line = "verify: " + ifaces.get<std::string>();
+      if (p["operations"].contains(suite)) line += "; " + p["operations"][suite].get<std::string>();
+      std::printf("           %-22s %s\n", suite.c_str(), line.c_str());
+    }
+    for (const auto& [suite, o] : p["operations"].items())
+      if (!p["suites"].contains(suite))
+        std::printf("           %-22s %s\n", suite.c_str(), o.get<std::string>().c_str());
   }
 }
 
@@ -170,7 +178,7 @@ void register_ledger(CLI::App& app) {
   auto* cmd = app.add_subcommand("ledger", "Dual verification with two independent providers (ledger node)");
   cmd->require_subcommand(1);
 
-  auto* prov = cmd->add_subcommand("providers", "List the providers: available or why not, suites and interfaces");
+  auto* prov = cmd->add_subcommand("providers", "List the providers: available or why not, suites, verification interfaces and operations");
   static bool prov_json = false;
   prov->add_flag("--json", prov_json, "JSON output");
   prov->callback([] { ledger::cmd_providers(prov_json); });

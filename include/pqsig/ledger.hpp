@@ -7,6 +7,7 @@
 // every verdict in input order, and priced in Verify Units.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -54,7 +55,13 @@ class KeyCache {
   KeyCache(const KeyCache&) = delete;
   KeyCache& operator=(const KeyCache&) = delete;
 
+  using Digest = std::array<std::uint8_t, 32>;  ///< SHA-256 of a public key: the cache key's core
+  static Digest digest(byte_span pk) noexcept;
   Result<std::shared_ptr<const PreparedKey>> get(const Provider& p, const SuiteInfo& suite, byte_span pk);
+  /// The same with SHA-256(pk) already computed (a dual check hashes each key once for both
+  /// sides). A hit still compares the key bytes, so a wrong digest can only cause a miss.
+  Result<std::shared_ptr<const PreparedKey>> get(const Provider& p, const SuiteInfo& suite, byte_span pk,
+                                                 const Digest& pk_sha256);
   struct Counters {
     std::uint64_t hits = 0, misses = 0, evictions = 0;
     std::size_t size = 0, capacity = 0;
@@ -114,7 +121,7 @@ class DualVerifier {
   const Provider& second() const noexcept { return *second_; }
 
  private:
-  Status check(const Provider& p, const Item& item) const;
+  Status check(const Provider& p, const Item& item, const KeyCache::Digest* pk_sha256 = nullptr) const;
   void record(const Item& item, const Verdict& v, const std::string& r1, const std::string& r2);
 
   std::shared_ptr<const Provider> first_, second_;

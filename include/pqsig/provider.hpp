@@ -31,6 +31,22 @@ enum Interface : unsigned {
 /// "pure,context,prehash,internal,external-mu" (the set bits, in that order).
 std::string interface_names(unsigned mask);
 
+/// Operations besides verification a provider may offer for a suite (bit mask).
+enum Operation : unsigned {
+  kKeygen = 1u << 0,  ///< key pair in the FIPS encodings (ML-DSA / SLH-DSA: pk, expanded sk; ML-KEM: ek, dk)
+  kSign = 1u << 1,    ///< external interface, pure or with context, from the expanded secret key
+  kEncaps = 1u << 2,  ///< FIPS 203, Algorithm 20: ML-KEM.Encaps(ek)
+  kDecaps = 1u << 3,  ///< FIPS 203, Algorithm 21: ML-KEM.Decaps(dk, c), dk the expanded FIPS 203 key
+};
+/// "keygen,sign,encaps,decaps" (the set bits, in that order).
+std::string operation_names(unsigned mask);
+
+/// A key pair made by a provider, in the FIPS encodings every provider reads.
+struct KeyPair {
+  bytes public_key;
+  SecretBytes secret_key;
+};
+
 /// What a verification covers.
 struct VerifyOptions {
   enum class Input { message, internal, mu };
@@ -74,6 +90,26 @@ class Provider {
   /// Cold verification from bytes: supports → prepare → verify.
   Status verify(const SuiteInfo& suite, byte_span pk, byte_span msg, byte_span sig,
                 const VerifyOptions& opt = {}) const;
+  /// Bit mask of Operation for this suite (0 = none besides verification).
+  virtual unsigned operations(const SuiteInfo& suite) const noexcept {
+    (void)suite;
+    return 0;
+  }
+  /// Key generation where the provider can (kKeygen), else Errc::unsupported.
+  virtual Result<KeyPair> keygen(const SuiteInfo& suite) const {
+    return Error{Errc::unsupported, std::string(name()) + " cannot generate keys for " + std::string(suite.id)};
+  }
+  /// KEM encapsulation to an encapsulation key (kEncaps), else Errc::unsupported.
+  virtual Result<Encapsulation> encaps(const SuiteInfo& suite, byte_span ek) const {
+    (void)ek;
+    return Error{Errc::unsupported, std::string(name()) + " cannot encapsulate with " + std::string(suite.id)};
+  }
+  /// KEM decapsulation with the expanded decapsulation key (kDecaps), else Errc::unsupported.
+  virtual Result<SecretBytes> decaps(const SuiteInfo& suite, byte_span dk, byte_span ct) const {
+    (void)dk;
+    (void)ct;
+    return Error{Errc::unsupported, std::string(name()) + " cannot decapsulate with " + std::string(suite.id)};
+  }
   /// Signing where the provider can (external interface, pure or with context), from the FIPS
   /// 204 / 205 expanded secret key. Errc::unsupported where it cannot.
   virtual Result<bytes> sign(const SuiteInfo& suite, byte_span expanded_sk, byte_span msg, byte_span ctx) const {

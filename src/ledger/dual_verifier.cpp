@@ -2,6 +2,7 @@
 // side cannot run. ledger::verify_single: one provider with the same checks.
 #include <cmath>
 #include <exception>
+#include <optional>
 
 #include "pqsig/ledger.hpp"
 
@@ -44,13 +45,13 @@ class FnProvider final : public Provider {
   VerifyFn fn_;
 };
 
-Status guarded(const Provider& p, const Item& item, KeyCache* cache) noexcept {
+Status guarded(const Provider& p, const Item& item, KeyCache* cache, const KeyCache::Digest* pk_sha256 = nullptr) noexcept {
   try {
     if (!item.suite) return Error{Errc::invalid_argument, "item without a suite"};
     if (auto st = p.supports(*item.suite, item.opt); !st) return st;
     std::shared_ptr<const PreparedKey> key;
     if (cache) {
-      auto k = cache->get(p, *item.suite, item.pk);
+      auto k = pk_sha256 ? cache->get(p, *item.suite, item.pk, *pk_sha256) : cache->get(p, *item.suite, item.pk);
       if (!k) return k.error();
       key = std::move(k.value());
     } else {
@@ -93,7 +94,9 @@ DualVerifier::DualVerifier(VerifyFn first, VerifyFn second, Mode mode, std::stri
     : DualVerifier(function_provider(std::move(first_name), std::move(first)),
                    function_provider(std::move(second_name), std::move(second)), mode) {}
 
-Status DualVerifier::check(const Provider& p, const Item& item) const { return guarded(p, item, cache_.get()); }
+Status DualVerifier::check(const Provider& p, const Item& item, const KeyCache::Digest* pk_sha256) const {
+  return guarded(p, item, cache_.get(), pk_sha256);
+}
 
 Verdict DualVerifier::verify(const SuiteInfo& suite, byte_span pub, byte_span msg, byte_span sig) {
   return verify(Item{&suite, pub, msg, sig, {}});
@@ -123,7 +126,11 @@ Verdict DualVerifier::verify(const Item& item) {
     ++rejected_;
     return v;
   }
-  const Status a = check(*first_, item);
+  // The key cache's digest of pk, computed once for both sides.
+  std::optional<KeyCache::Digest> pk_sha256;
+  if (cache_) pk_sha256 = KeyCache::digest(item.pk);
+  const KeyCache::Digest* d = pk_sha256 ? &*pk_sha256 : nullptr;
+  const Status a = check(*first_, item, d);
   v.first_ok = a.ok();
   const std::string r1 = reason_of(*first_, a);
   if (mode_ == Mode::enforce && !v.first_ok) {
@@ -132,7 +139,7 @@ Verdict DualVerifier::verify(const Item& item) {
     v.reason = r1;
     return v;
   }
-  const Status b = check(*second_, item);
+  const Status b = check(*second_, item, d);
   v.second_ran = true;
   v.second_ok = b.ok();
   const std::string r2 = reason_of(*second_, b);

@@ -26,8 +26,14 @@ KeyCache::KeyCache(std::size_t capacity) : impl_(std::make_unique<Impl>()) {
 }
 KeyCache::~KeyCache() = default;
 
+KeyCache::Digest KeyCache::digest(byte_span pk) noexcept { return hash::sha256(pk); }
+
 Result<std::shared_ptr<const PreparedKey>> KeyCache::get(const Provider& p, const SuiteInfo& suite, byte_span pk) {
-  const auto digest = hash::sha256(pk);
+  return get(p, suite, pk, digest(pk));
+}
+
+Result<std::shared_ptr<const PreparedKey>> KeyCache::get(const Provider& p, const SuiteInfo& suite, byte_span pk,
+                                                         const Digest& digest) {
   std::string key;
   key.reserve(p.name().size() + suite.id.size() + 2 + digest.size());
   key.append(p.name()).push_back('\0');

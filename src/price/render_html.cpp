@@ -179,6 +179,7 @@ td.id{font-weight:600;white-space:nowrap}
 p.verdict{font-size:14.5px;margin:4px 0 0;max-width:1080px}.c-vp{fill:#7dd3fc}
 pre.pred{white-space:pre-wrap;background:#f1f3f9;border-radius:8px;padding:10px 12px;font:12px ui-monospace,Menlo,Consolas,monospace;max-height:360px;overflow:auto}
 .est{display:inline-block;background:var(--warnbg);color:var(--warn);border-radius:6px;padding:0 6px;font-size:11px;font-weight:700}
+.meas{display:inline-block;background:var(--okbg);color:var(--ok);border-radius:6px;padding:0 6px;font-size:11px;font-weight:700}
 svg.chart{max-width:100%;height:auto;display:block}
 svg .label{font-size:12.5px;fill:var(--ink);font-weight:600}svg .legend{font-size:12px;fill:var(--ink)}
 svg .tick{font-size:11px;fill:var(--muted)}svg .val{font-size:10.5px;fill:#404859}svg .na{font-size:11.5px;fill:var(--muted);font-style:italic}
@@ -399,15 +400,26 @@ std::string render_html(const Report& rep) {
   h += "<section id=\"ledger\"><h2>Ledger <small>Verify Units and the worst-case block</small></h2>";
   h += "<p class=\"lead\">VU = ceil(100 × median verify / median verify of " + esc(w.vu_reference) + "). A block of " +
        format_bytes(w.block_budget_vu) + " VU filled with one suite; time on one core and spread over all " +
-       std::to_string(e.cores) + " cores. <span class=\"est\">ESTIMATE</span> dual verification = 2 × verify until a second "
-       "independent verifier exists.</p>";
+       std::to_string(e.cores) + " cores. Dual verification (two independent verifiers, enforce): ";
+  {
+    bool measured = false, estimated = false;
+    for (const auto& v : rep.verdicts)
+      if (v.ledger) (v.ledger->dual_estimated ? estimated : measured) = true;
+    if (measured)
+      h += "<span class=\"meas\">MEASURED</span> with pqsig + liboqs (dual enforce, keys cached) where liboqs has the suite";
+    if (measured && estimated) h += "; ";
+    if (estimated)
+      h += std::string(measured ? "elsewhere " : "") +
+           "<span class=\"est\">EST</span> = 2 × verify, an estimate (no second verifier for it in this build)";
+    h += ".</p>";
+  }
   if (rep.reference_verify_ns <= 0) {
     h += "<p class=\"muted\">The reference suite " + esc(w.vu_reference) + " was not measured in this run.</p>";
   } else {
-    h += "<table><thead><tr><th>suite</th><th class=\"n\">verify</th><th class=\"n\">VU</th><th class=\"n\">VU dual <span class=\"est\">EST</span></th>"
+    h += "<table><thead><tr><th>suite</th><th class=\"n\">verify</th><th class=\"n\">VU</th><th class=\"n\">VU dual</th>"
          "<th class=\"n\">signatures / block</th><th class=\"n\">block, 1 core</th><th class=\"n\">block, " + std::to_string(e.cores) +
-         " cores</th><th class=\"n\">dual, 1 core <span class=\"est\">EST</span></th><th class=\"n\">dual, " + std::to_string(e.cores) +
-         " cores <span class=\"est\">EST</span></th></tr></thead><tbody>";
+         " cores</th><th class=\"n\">dual, 1 core</th><th class=\"n\">dual, " + std::to_string(e.cores) +
+         " cores</th></tr></thead><tbody>";
     for (const auto& v : rep.verdicts) {
       const SuiteResult& r = *v.result;
       if (r.suite->cls != SuiteClass::signature) continue;
@@ -416,11 +428,13 @@ std::string render_html(const Report& rep) {
         continue;
       }
       const LedgerRow& l = *v.ledger;
+      // Each dual figure says what it is: measured with a second verifier, or 2 × verify.
+      const std::string tag = l.dual_estimated ? " <span class=\"est\">EST</span>" : " <span class=\"meas\">MEASURED</span>";
       h += "<tr><td class=\"id\">" + esc(r.suite->id) + "</td><td class=\"n\">" + html_ns(r.op("verify")->stats.median_ns) +
-           "</td><td class=\"n\"><b>" + format_bytes(l.vu) + "</b></td><td class=\"n\">" + format_bytes(l.vu_dual) +
+           "</td><td class=\"n\"><b>" + format_bytes(l.vu) + "</b></td><td class=\"n\">" + format_bytes(l.vu_dual) + tag +
            "</td><td class=\"n\">" + format_bytes(l.sigs_per_block) + "</td><td class=\"n\">" + ms(l.block_ms_one_core) +
            " ms</td><td class=\"n\">" + ms(l.block_ms_all_cores) + " ms</td><td class=\"n\">" + ms(l.block_ms_dual_one_core) +
-           " ms</td><td class=\"n\">" + ms(l.block_ms_dual_all_cores) + " ms</td></tr>";
+           " ms" + tag + "</td><td class=\"n\">" + ms(l.block_ms_dual_all_cores) + " ms" + tag + "</td></tr>";
     }
     h += "</tbody></table>";
   }

@@ -202,15 +202,16 @@ std::string rest(const Report& rep) {
         continue;
       }
       const LedgerRow& l = *v.ledger;
+      const char* tag = l.dual_estimated ? " est" : " meas";  // per row: estimate or measured dual
       t.row({std::string(r.suite->id), format_ns(r.op("verify")->stats.median_ns), format_bytes(l.vu),
-             format_bytes(l.vu_dual), format_bytes(l.sigs_per_block), ms(l.block_ms_one_core) + " ms",
-             ms(l.block_ms_all_cores) + " ms", ms(l.block_ms_dual_one_core) + " ms",
-             ms(l.block_ms_dual_all_cores) + " ms"});
+             format_bytes(l.vu_dual) + tag, format_bytes(l.sigs_per_block), ms(l.block_ms_one_core) + " ms",
+             ms(l.block_ms_all_cores) + " ms", ms(l.block_ms_dual_one_core) + " ms" + tag,
+             ms(l.block_ms_dual_all_cores) + " ms" + tag});
     }
     o += t.str();
     bool measured = false;
     for (const auto& v : rep.verdicts) measured = measured || (v.ledger && !v.ledger->dual_estimated);
-    o += measured ? "  * dual = measured (pqsig + liboqs, dual enforce) where liboqs has the suite; else 2 x verify, an ESTIMATE\n"
+    o += measured ? "  * dual: meas = measured (pqsig + liboqs, dual enforce) where liboqs has the suite; est = 2 x verify, an ESTIMATE\n"
                   : "  * dual = 2 x verify: an ESTIMATE until a second independent verifier exists\n";
   }
 

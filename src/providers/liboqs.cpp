@@ -3,16 +3,22 @@
 //
 // Through liboqs' public API (OQS_SIG): ML-DSA-44/65/87 and the SLH-DSA sets enabled in that
 // liboqs build, external interface, pure and with context. liboqs' public API has no HashML-DSA,
-// no external μ and no internal interface: those are Errc::unsupported, never emulated.
+// no external μ and no internal interface. When the linked liboqs exports mldsa-native's portable
+// core (`PQCP_MLDSA_NATIVE_MLDSA{44,65,87}_C_verify_internal` / `_verify_pre_hash_internal`,
+// checked at configure time: PQSIG_LIBOQS_MLDSA_INTERNAL), ML-DSA's internal interface, external μ
+// and HashML-DSA are verified through it; without it they are Errc::unsupported, never emulated.
 // When the linked liboqs exports its SLH-DSA core (`slh_verify_internal` and the parameter
 // tables, checked at configure time: PQSIG_LIBOQS_SLH_INTERNAL), the internal interface of all
 // twelve SLH-DSA sets is verified through it as well.
+#include <array>
 #include <cctype>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
 
+#include "pqsig/hash.hpp"
+#include "providers/liboqs_ops.hpp"
 #include "suites/backend.hpp"
 
 #if defined(PQSIG_HAVE_LIBOQS)
@@ -27,6 +33,31 @@ extern const pqsig_oqs_slh_param slh_dsa_sha2_128s, slh_dsa_sha2_128f, slh_dsa_s
 // FIPS 205, Algorithm 20 (liboqs slh_dsa_c): 1 = valid, 0 = invalid.
 int slh_verify_internal(const std::uint8_t* m, std::size_t m_sz, const std::uint8_t* sig, std::size_t sig_sz,
                         const std::uint8_t* pk, const pqsig_oqs_slh_param* prm);
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+// FIPS 205, Algorithm 25 (liboqs slh_dsa_c): PH(M) by liboqs' own hashes, named as in ACVP.
+int hash_slh_verify(const std::uint8_t* m, std::size_t m_sz, const std::uint8_t* sig, std::size_t sig_sz,
+                    const std::uint8_t* ctx, std::size_t ctx_sz, const char* ph, const std::uint8_t* pk,
+                    const pqsig_oqs_slh_param* prm);
+#endif
+}
+#endif
+
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+// liboqs' ML-DSA (mldsa-native, portable C core; checked at configure time, cmake/liboqs.cmake).
+// Return 0 = valid. liboqs builds it without the optional trailing context parameter.
+extern "C" {
+#define PQSIG_OQS_MLDSA_DECL(N)                                                                          \
+  int PQCP_MLDSA_NATIVE_MLDSA##N##_C_verify_internal(const std::uint8_t* sig, std::size_t siglen,        \
+                                                     const std::uint8_t* m, std::size_t mlen,            \
+                                                     const std::uint8_t* pre, std::size_t prelen,        \
+                                                     const std::uint8_t* pk, int externalmu);            \
+  int PQCP_MLDSA_NATIVE_MLDSA##N##_C_verify_pre_hash_internal(                                           \
+      const std::uint8_t* sig, std::size_t siglen, const std::uint8_t* ph, std::size_t phlen,            \
+      const std::uint8_t* ctx, std::size_t ctxlen, const std::uint8_t* pk, int hashalg);
+PQSIG_OQS_MLDSA_DECL(44)
+PQSIG_OQS_MLDSA_DECL(65)
+PQSIG_OQS_MLDSA_DECL(87)
+#undef PQSIG_OQS_MLDSA_DECL
 }
 #endif
 #endif
@@ -97,6 +128,31 @@ const pqsig_oqs_slh_param* slh_param(const SuiteInfo& s) {
 }
 #endif
 
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+struct MldsaCore {
+  int (*verify_internal)(const std::uint8_t*, std::size_t, const std::uint8_t*, std::size_t, const std::uint8_t*,
+                         std::size_t, const std::uint8_t*, int);
+  int (*verify_pre_hash_internal)(const std::uint8_t*, std::size_t, const std::uint8_t*, std::size_t,
+                                  const std::uint8_t*, std::size_t, const std::uint8_t*, int);
+};
+const MldsaCore* mldsa_core(const SuiteInfo& s) {
+  static constexpr MldsaCore k44{&PQCP_MLDSA_NATIVE_MLDSA44_C_verify_internal,
+                                 &PQCP_MLDSA_NATIVE_MLDSA44_C_verify_pre_hash_internal};
+  static constexpr MldsaCore k65{&PQCP_MLDSA_NATIVE_MLDSA65_C_verify_internal,
+                                 &PQCP_MLDSA_NATIVE_MLDSA65_C_verify_pre_hash_internal};
+  static constexpr MldsaCore k87{&PQCP_MLDSA_NATIVE_MLDSA87_C_verify_internal,
+                                 &PQCP_MLDSA_NATIVE_MLDSA87_C_verify_pre_hash_internal};
+  if (s.id == "ml-dsa-44") return &k44;
+  if (s.id == "ml-dsa-65") return &k65;
+  if (s.id == "ml-dsa-87") return &k87;
+  return nullptr;
+}
+// mldsa-native's hash identifiers (MLD_PREHASH_*): 1 = SHA2-224 ... 12 = SHAKE-256, the order of
+// hash::PreHash.
+int mldsa_hashalg(hash::PreHash id) noexcept { return static_cast<int>(id) + 1; }
+static_assert(static_cast<int>(hash::PreHash::sha2_224) == 0 && static_cast<int>(hash::PreHash::shake_256) == 11);
+#endif
+
 unsigned interfaces(const SuiteInfo& s) noexcept {
   unsigned m = 0;
   if (const OQS_SIG* sig = oqs_sig(s)) {
@@ -105,6 +161,12 @@ unsigned interfaces(const SuiteInfo& s) noexcept {
   }
 #if defined(PQSIG_LIBOQS_SLH_INTERNAL)
   if (slh_param(s)) m |= provider::kInternal;
+#endif
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+  if (slh_param(s)) m |= provider::kPreHash;
+#endif
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+  if (mldsa_core(s) && oqs_sig(s)) m |= provider::kInternal | provider::kExternalMu | provider::kPreHash;
 #endif
   return m;
 }
@@ -120,7 +182,7 @@ struct OqsVerifier final : VerifierImpl {
   byte_span public_key() const noexcept override { return pk; }
 
   Status verify(byte_span msg, byte_span s, const SignOptions& opt) const override {
-    if (opt.prehash) return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no pre-hash variant"};
+    if (opt.prehash) return verify_prehash(msg, s, opt);
     if (!sig) return Error{Errc::unsupported, std::string(info->id) + ": not enabled in this liboqs build"};
     if (opt.ctx.size() > 255) return Error{Errc::invalid_context, "context longer than 255 bytes"};
     if (!opt.ctx.empty() && !sig->sig_with_ctx_support)
@@ -142,9 +204,66 @@ struct OqsVerifier final : VerifierImpl {
       return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
     }
 #endif
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+    if (const MldsaCore* c = mldsa_core(*info); c && sig) {
+      // FIPS 204, Algorithm 8 (ML-DSA.Verify_internal): μ = H(tr || M′), no prefix added.
+      if (s.size() != sig->length_signature) return length_error(*info, "signature", sig->length_signature, s.size());
+      if (c->verify_internal(s.data(), s.size(), mprime.data(), mprime.size(), nullptr, 0, pk.data(), 0) == 0) return {};
+      return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
+    }
+#endif
     (void)mprime;
     (void)s;
     return VerifierImpl::verify_internal({}, {});
+  }
+
+  Status verify_mu(byte_span mu, byte_span s) const override {
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+    if (const MldsaCore* c = mldsa_core(*info); c && sig) {
+      // FIPS 204, Algorithm 8 with μ given (external μ, Section 6.3).
+      if (mu.size() != 64) return length_error(*info, "mu", 64, mu.size());
+      if (s.size() != sig->length_signature) return length_error(*info, "signature", sig->length_signature, s.size());
+      if (c->verify_internal(s.data(), s.size(), mu.data(), mu.size(), nullptr, 0, pk.data(), 1) == 0) return {};
+      return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
+    }
+#endif
+    (void)mu;
+    (void)s;
+    return VerifierImpl::verify_mu({}, {});
+  }
+
+  // FIPS 204, Algorithm 5 (HashML-DSA.Verify): PH(M) is computed here (pqsig's hash functions);
+  // liboqs builds M′ = 1 || |ctx| || ctx || OID || PH(M) itself and verifies.
+  Status verify_prehash(byte_span msg, byte_span s, const SignOptions& opt) const {
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+    if (const MldsaCore* c = mldsa_core(*info); c && sig) {
+      if (opt.ctx.size() > 255) return Error{Errc::invalid_context, "context longer than 255 bytes"};
+      if (s.size() != sig->length_signature) return length_error(*info, "signature", sig->length_signature, s.size());
+      const hash::PreHashInfo& ph = hash::prehash_info(*opt.prehash);
+      std::array<std::uint8_t, 64> digest{};
+      if (ph.out_len > digest.size()) return Error{Errc::unsupported, std::string(info->id) + ": pre-hash too long"};
+      hash::prehash_compute(*opt.prehash, msg, mut_byte_span(digest.data(), ph.out_len));
+      if (c->verify_pre_hash_internal(s.data(), s.size(), digest.data(), ph.out_len, opt.ctx.data(), opt.ctx.size(),
+                                      pk.data(), mldsa_hashalg(*opt.prehash)) == 0)
+        return {};
+      return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
+    }
+#endif
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+    if (const pqsig_oqs_slh_param* p = slh_param(*info)) {
+      if (opt.ctx.size() > 255) return Error{Errc::invalid_context, "context longer than 255 bytes"};
+      if (s.size() != info->output_size) return length_error(*info, "signature", info->output_size, s.size());
+      const std::string ph(hash::prehash_info(*opt.prehash).acvp_name);
+      if (hash_slh_verify(msg.data(), msg.size(), s.data(), s.size(), opt.ctx.data(), opt.ctx.size(), ph.c_str(),
+                          pk.data(), p) == 1)
+        return {};
+      return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
+    }
+#endif
+    (void)msg;
+    (void)s;
+    (void)opt;
+    return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no pre-hash variant of it"};
   }
 };
 
@@ -192,9 +311,90 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
 }
 
 const Backend kBackend{nullptr, nullptr, &signer_from_expanded, &verifier_from_public, nullptr, nullptr, &interfaces};
+
+struct OqsKemDeleter {
+  void operator()(OQS_KEM* k) const noexcept { OQS_KEM_free(k); }
+};
+
+// One OQS_KEM descriptor per ML-KEM set ("ml-kem-768" -> "ML-KEM-768"), made once.
+const OQS_KEM* oqs_kem(const SuiteInfo& s) {
+  struct Entry {
+    std::once_flag once;
+    std::unique_ptr<OQS_KEM, OqsKemDeleter> kem;
+  };
+  static constexpr std::string_view kIds[] = {"ml-kem-512", "ml-kem-768", "ml-kem-1024"};
+  static Entry table[std::size(kIds)];
+  for (std::size_t i = 0; i < std::size(kIds); ++i) {
+    if (kIds[i] != s.id) continue;
+    std::call_once(table[i].once, [&] {
+      oqs_init_once();
+      std::string name;
+      for (char c : s.id) name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (OQS_KEM_alg_is_enabled(name.c_str())) table[i].kem.reset(OQS_KEM_new(name.c_str()));
+    });
+    return table[i].kem.get();
+  }
+  return nullptr;
+}
+
+Error not_here(const SuiteInfo& s, const char* what) {
+  return Error{Errc::unsupported, std::string("liboqs cannot ") + what + " " + std::string(s.id) + " in this build"};
+}
 }  // namespace
 
 const Backend* liboqs_backend() noexcept { return &kBackend; }
+
+unsigned liboqs_operations(const SuiteInfo& s) noexcept {
+  if (s.cls == SuiteClass::kem) return oqs_kem(s) ? provider::kKeygen | provider::kEncaps | provider::kDecaps : 0;
+  const OQS_SIG* sig = oqs_sig(s);
+  if (!sig) return 0;
+  return provider::kKeygen | (sig->sig_with_ctx_support ? provider::kSign : 0u);
+}
+
+Result<provider::KeyPair> liboqs_keygen(const SuiteInfo& s) {
+  provider::KeyPair kp;
+  OQS_STATUS rc = OQS_ERROR;
+  if (s.cls == SuiteClass::kem) {
+    const OQS_KEM* kem = oqs_kem(s);
+    if (!kem) return not_here(s, "generate keys for");
+    kp.public_key.resize(kem->length_public_key);
+    kp.secret_key = SecretBytes(kem->length_secret_key);
+    rc = OQS_KEM_keypair(kem, kp.public_key.data(), kp.secret_key.mut_span().data());
+  } else {
+    const OQS_SIG* sig = oqs_sig(s);
+    if (!sig) return not_here(s, "generate keys for");
+    kp.public_key.resize(sig->length_public_key);
+    kp.secret_key = SecretBytes(sig->length_secret_key);
+    rc = OQS_SIG_keypair(sig, kp.public_key.data(), kp.secret_key.mut_span().data());
+  }
+  if (rc != OQS_SUCCESS) return Error{Errc::crypto_backend, std::string(s.id) + ": liboqs key generation failed"};
+  return kp;
+}
+
+// FIPS 203, Algorithm 20 (ML-KEM.Encaps) through liboqs; liboqs runs the §7.2 input check.
+Result<Encapsulation> liboqs_encaps(const SuiteInfo& s, byte_span ek) {
+  const OQS_KEM* kem = oqs_kem(s);
+  if (!kem) return not_here(s, "encapsulate with");
+  if (ek.size() != kem->length_public_key) return length_error(s, "encapsulation key", kem->length_public_key, ek.size());
+  Encapsulation e;
+  e.ciphertext.resize(kem->length_ciphertext);
+  e.shared_secret = SecretBytes(kem->length_shared_secret);
+  if (OQS_KEM_encaps(kem, e.ciphertext.data(), e.shared_secret.mut_span().data(), ek.data()) != OQS_SUCCESS)
+    return Error{Errc::key_check_failed, std::string(s.id) + ": liboqs refused the encapsulation key"};
+  return e;
+}
+
+// FIPS 203, Algorithm 21 (ML-KEM.Decaps) through liboqs; liboqs runs the §7.3 input check.
+Result<SecretBytes> liboqs_decaps(const SuiteInfo& s, byte_span dk, byte_span ct) {
+  const OQS_KEM* kem = oqs_kem(s);
+  if (!kem) return not_here(s, "decapsulate with");
+  if (dk.size() != kem->length_secret_key) return length_error(s, "decapsulation key", kem->length_secret_key, dk.size());
+  if (ct.size() != kem->length_ciphertext) return length_error(s, "ciphertext", kem->length_ciphertext, ct.size());
+  SecretBytes ss(kem->length_shared_secret);
+  if (OQS_KEM_decaps(kem, ss.mut_span().data(), ct.data(), dk.data()) != OQS_SUCCESS)
+    return Error{Errc::key_check_failed, std::string(s.id) + ": liboqs refused the decapsulation key"};
+  return ss;
+}
 
 provider::ProviderInfo liboqs_info() {
   oqs_init_once();
@@ -202,12 +402,29 @@ provider::ProviderInfo liboqs_info() {
 #if defined(PQSIG_LIBOQS_SLH_INTERNAL)
   v += " (+ SLH-DSA internal interface)";
 #endif
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+  v += " (+ HashSLH-DSA)";
+#endif
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+  v += " (+ ML-DSA internal, external mu, HashML-DSA)";
+#endif
   return provider::ProviderInfo{"liboqs", true, "", v};
 }
 
 #else  // !PQSIG_HAVE_LIBOQS
 
 const Backend* liboqs_backend() noexcept { return nullptr; }
+
+unsigned liboqs_operations(const SuiteInfo&) noexcept { return 0; }
+Result<provider::KeyPair> liboqs_keygen(const SuiteInfo& s) {
+  return Error{Errc::unsupported, "liboqs is not compiled in: cannot generate keys for " + std::string(s.id)};
+}
+Result<Encapsulation> liboqs_encaps(const SuiteInfo& s, byte_span) {
+  return Error{Errc::unsupported, "liboqs is not compiled in: cannot encapsulate with " + std::string(s.id)};
+}
+Result<SecretBytes> liboqs_decaps(const SuiteInfo& s, byte_span, byte_span) {
+  return Error{Errc::unsupported, "liboqs is not compiled in: cannot decapsulate with " + std::string(s.id)};
+}
 
 provider::ProviderInfo liboqs_info() {
   return provider::ProviderInfo{"liboqs", false,

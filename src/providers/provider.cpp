@@ -1,9 +1,12 @@
 // pqsig::provider: the Provider interface over the one (family, provider) table of
 // src/suites/registry.cpp. Every built-in provider is a TableProvider; the interface check
 // (supports) is done here, once, before any provider code runs.
+#include <optional>
 #include <string>
 
+#include "pqsig/mlkem.hpp"
 #include "pqsig/provider.hpp"
+#include "providers/liboqs_ops.hpp"
 #include "suites/backend.hpp"
 
 namespace pqsig::provider {
@@ -14,6 +17,20 @@ std::string interface_names(unsigned mask) {
     const char* name;
   } kNames[] = {{kPure, "pure"}, {kContext, "context"}, {kPreHash, "prehash"}, {kInternal, "internal"},
                 {kExternalMu, "external-mu"}};
+  std::string out;
+  for (const auto& n : kNames) {
+    if (!(mask & n.bit)) continue;
+    if (!out.empty()) out += ',';
+    out += n.name;
+  }
+  return out;
+}
+
+std::string operation_names(unsigned mask) {
+  static constexpr struct {
+    unsigned bit;
+    const char* name;
+  } kNames[] = {{kKeygen, "keygen"}, {kSign, "sign"}, {kEncaps, "encaps"}, {kDecaps, "decaps"}};
   std::string out;
   for (const auto& n : kNames) {
     if (!(mask & n.bit)) continue;
@@ -79,6 +96,15 @@ class TableKey final : public PreparedKey {
   std::unique_ptr<detail::VerifierImpl> impl_;
 };
 
+std::optional<mlkem::ParameterSet> mlkem_set(const SuiteInfo& s) {
+  if (s.id == "ml-kem-512") return mlkem::ParameterSet::ml_kem_512;
+  if (s.id == "ml-kem-768") return mlkem::ParameterSet::ml_kem_768;
+  if (s.id == "ml-kem-1024") return mlkem::ParameterSet::ml_kem_1024;
+  return std::nullopt;
+}
+
+bool has_expanded_form(const SuiteInfo& s) { return s.family == "ml-dsa" || s.family == "slh-dsa"; }
+
 class TableProvider final : public Provider {
  public:
   explicit TableProvider(std::string_view name) : name_(name) {}
@@ -99,6 +125,52 @@ class TableProvider final : public Provider {
     if (!r) return r.error();
     (*r)->info = &suite;
     return std::shared_ptr<const PreparedKey>(std::make_shared<TableKey>(std::move(r.value())));
+  }
+  unsigned operations(const SuiteInfo& suite) const noexcept override {
+    if (name_ == "liboqs") return detail::liboqs_operations(suite);
+    if (name_ != "pqsig") return 0;
+    if (mlkem_set(suite)) return kKeygen | kEncaps | kDecaps;
+    const detail::Backend* b = detail::backend_for(suite, name_);
+    if (!b || suite.cls != SuiteClass::signature || !has_expanded_form(suite)) return 0;
+    return kKeygen | (b->signer_from_expanded ? kSign : 0u);
+  }
+  Result<KeyPair> keygen(const SuiteInfo& suite) const override {
+    if (name_ == "liboqs") return detail::liboqs_keygen(suite);
+    if (!(operations(suite) & kKeygen)) return Provider::keygen(suite);
+    KeyPair kp;
+    if (auto ps = mlkem_set(suite)) {
+      // FIPS 203, Algorithm 19: ML-KEM.KeyGen.
+      auto k = mlkem::keygen(*ps);
+      if (!k) return k.error();
+      kp.public_key = std::move(k->ek);
+      kp.secret_key = std::move(k->dk);
+      return kp;
+    }
+    auto sk = SigningKey::generate(suite);
+    if (!sk) return sk.error();
+    auto expanded = sk->expanded_private_key();
+    if (!expanded) return expanded.error();
+    kp.public_key.assign(sk->public_key().begin(), sk->public_key().end());
+    kp.secret_key = SecretBytes(byte_span(*expanded));
+    secure_zero(expanded->data(), expanded->size());
+    return kp;
+  }
+  Result<Encapsulation> encaps(const SuiteInfo& suite, byte_span ek) const override {
+    if (name_ == "liboqs") return detail::liboqs_encaps(suite, ek);
+    if (!(operations(suite) & kEncaps)) return Provider::encaps(suite, ek);
+    auto pub = KemPublicKey::from_public(suite, ek);
+    if (!pub) return pub.error();
+    return pub->encaps();
+  }
+  Result<SecretBytes> decaps(const SuiteInfo& suite, byte_span dk, byte_span ct) const override {
+    if (name_ == "liboqs") return detail::liboqs_decaps(suite, dk, ct);
+    if (!(operations(suite) & kDecaps)) return Provider::decaps(suite, dk, ct);
+    if (dk.size() != suite.expanded_key_size)
+      return Error{Errc::invalid_length, std::string(suite.id) + ": decapsulation key must be the " +
+                                             std::to_string(suite.expanded_key_size) + "-byte FIPS 203 dk"};
+    auto priv = KemPrivateKey::from_private(suite, dk);
+    if (!priv) return priv.error();
+    return priv->decaps(ct);
   }
   Result<bytes> sign(const SuiteInfo& suite, byte_span expanded_sk, byte_span msg, byte_span ctx) const override {
     const detail::Backend* b = detail::backend_for(suite, name_);

@@ -31,6 +31,12 @@ TEST(LedgerCli, ProvidersListsEveryProviderWithReasons) {
   EXPECT_EQ(j["providers"][0]["name"], "pqsig");
   EXPECT_TRUE(j["providers"][0]["available"].get<bool>());
   EXPECT_EQ(j["providers"][0]["suites"]["ml-dsa-65"], "pure,context,prehash,internal,external-mu");
+  EXPECT_EQ(j["providers"][0]["operations"]["ml-dsa-65"], "keygen,sign");
+  EXPECT_EQ(j["providers"][0]["operations"]["ml-kem-768"], "keygen,encaps,decaps");
+  EXPECT_FALSE(j["providers"][0]["suites"].contains("ml-kem-768")) << "a KEM has no verification interface";
+  if (provider::find("liboqs").value()->info().available) {
+    EXPECT_EQ(j["providers"][1]["operations"]["ml-kem-1024"], "keygen,encaps,decaps");
+  }
   for (const auto& p : j["providers"]) {
     const auto info = provider::find(p["name"].get<std::string>()).value()->info();
     EXPECT_EQ(p["available"].get<bool>(), info.available);
@@ -138,9 +144,16 @@ TEST(LedgerCli, BatchVerifyTakesAProviderMember) {
   const auto oqs = provider::find("liboqs").value()->info();
   if (oqs.available) {
     EXPECT_TRUE(out[3]["ok"].get<bool>()) << out[3].dump();
-    // liboqs has no HashML-DSA: an error naming it, never {"ok":false}.
-    ASSERT_TRUE(out[4].contains("error")) << out[4].dump();
-    EXPECT_NE(out[4]["error"].get<std::string>().find("unsupported"), std::string::npos) << out[4].dump();
+    if (provider::find("liboqs").value()->interfaces(s) & provider::kPreHash) {
+      // HashML-DSA through liboqs' exported mldsa-native core: a pure signature is not a
+      // HashML-DSA signature.
+      ASSERT_TRUE(out[4].contains("ok")) << out[4].dump();
+      EXPECT_FALSE(out[4]["ok"].get<bool>()) << out[4].dump();
+    } else {
+      // A liboqs without HashML-DSA: an error naming it, never {"ok":false}.
+      ASSERT_TRUE(out[4].contains("error")) << out[4].dump();
+      EXPECT_NE(out[4]["error"].get<std::string>().find("unsupported"), std::string::npos) << out[4].dump();
+    }
   } else {
     EXPECT_NE(out[3]["error"].get<std::string>().find("not available"), std::string::npos) << out[3].dump();
   }
@@ -182,4 +195,21 @@ TEST(LedgerCli, BenchCountsEveryCheckAndMeasuresTheBlock) {
   r = run_pqsig(d, "ledger bench --quick --second pqsig --workload w.json --no-progress");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("consensus_vu.ml-dsa-44"), std::string::npos) << r.err;
+}
+
+TEST(LedgerCli, BenchWithoutTheVuReferenceHasNoEstimateAndCoversNothing) {
+  TempDir d;
+  RunResult r = run_pqsig(d, "ledger bench --quick --samples 2 --rounds 1 --suites ml-dsa-87 --second pqsig "
+                             "--seed 9 --json --no-progress");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json j = json::parse(r.out);
+  ASSERT_EQ(j["suites"].size(), 1u);
+  const json& s87 = j["suites"][0];
+  EXPECT_TRUE(s87["vu_estimate"].is_null()) << s87["vu_estimate"].dump() << ": ml-dsa-44 (the VU unit) not measured";
+  EXPECT_EQ(s87["vu_consensus"], 290);
+  EXPECT_TRUE(s87["covers"].is_null()) << s87["covers"].dump();
+  EXPECT_EQ(s87["block"]["signatures"], 200) << "sized by the consensus constant, capped by --quick";
+  r = run_pqsig(d, "ledger bench --quick --samples 2 --rounds 1 --suites ml-dsa-87 --second pqsig --seed 9 --no-progress");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("- (no ml-dsa-44)"), std::string::npos) << r.out;
 }

@@ -242,6 +242,29 @@ TEST(KeyCacheTest, LruBoundedSharedAndKeyedByThePublicKey) {
   EXPECT_LE(cache.counters().size, 2u);
 }
 
+TEST(KeyCacheTest, PrecomputedDigestHitsTheSameEntryAndAWrongOneNeverGivesAnotherKey) {
+  const SuiteInfo& s = *find_suite("ml-dsa-44").value();
+  auto a = SigningKey::generate(s).value();
+  auto b = SigningKey::generate(s).value();
+  const bytes pa(a.public_key().begin(), a.public_key().end()), pb(b.public_key().begin(), b.public_key().end());
+  KeyCache cache(8);
+  auto p = pqsig_provider();
+  auto ka = cache.get(*p, s, pa).value();
+  EXPECT_EQ(cache.get(*p, s, pa, KeyCache::digest(pa)).value().get(), ka.get()) << "same entry as get(pk)";
+  EXPECT_EQ(cache.counters().hits, 1u);
+  // pb presented with pa's digest: the key bytes differ, so it is decoded (never pa's key).
+  auto kb = cache.get(*p, s, pb, KeyCache::digest(pa)).value();
+  EXPECT_NE(kb.get(), ka.get());
+  EXPECT_EQ(to_hex(kb->public_key()), to_hex(pb));
+  EXPECT_EQ(cache.counters().misses, 2u);
+  // A dual check hashes pk once for both sides: both sides hit on the second check of a key.
+  DualVerifier dv(pqsig_provider(), pqsig_provider(), Mode::enforce, std::make_shared<KeyCache>(8));
+  const bytes msg = {4, 2};
+  const bytes sig = a.sign(msg).value();
+  EXPECT_TRUE(dv.verify(s, pa, msg, sig).accepted);
+  EXPECT_TRUE(dv.verify(s, pa, msg, sig).accepted);
+}
+
 TEST(ThreadPoolTest, ReusedAcrossRunsEveryIndexOnce) {
   ThreadPool pool(3);
   EXPECT_EQ(pool.size(), 3u);

@@ -382,3 +382,56 @@ TEST(PriceThroughput, RunsEveryThreadAndSumsTheRates) {
   auto j = json::parse(render_json(rep));
   EXPECT_EQ(j["multi_threads"], 2);
 }
+
+TEST(PriceLedger, DualIsLabelledEstimateOnlyWhereItWasNotMeasured) {
+  // ml-dsa-44 (the VU reference) and ml-dsa-65 have a measured verify-dual (a second verifier
+  // was present); slh-dsa-sha2-128s has none: its dual figures are 2 x verify, an estimate.
+  Report rep;
+  rep.workload = default_workload();
+  rep.env.cores = 2;
+  rep.suites.push_back(fixed("ml-dsa-44", 80e3, 100e3, 20e3, 200, 3865));
+  rep.suites.push_back(fixed("ml-dsa-65", 300e3, 400e3, 30e3, 200, 5049));
+  rep.suites.push_back(fixed("slh-dsa-sha2-128s", 200e6, 210e6, 1e6, 5, 11121));
+  for (auto [i, ns] : {std::pair{0, 50e3}, std::pair{1, 90e3}}) {
+    OpResult o;
+    o.name = "verify-dual";
+    o.stats.n = 200;
+    o.stats.median_ns = o.stats.p90_ns = o.stats.p99_ns = ns;
+    rep.suites[static_cast<std::size_t>(i)].ops.push_back(o);
+  }
+  analyze(rep);
+  const std::string html = render_html(rep);
+  const auto ledger = html.substr(html.find("id=\"ledger\""), html.find("id=\"hybrids\"") - html.find("id=\"ledger\""));
+  auto row_of = [&](const std::string& id) {
+    const auto p = ledger.find("<td class=\"id\">" + id + "</td>");
+    EXPECT_NE(p, std::string::npos) << id;
+    return ledger.substr(p, ledger.find("</tr>", p) - p);
+  };
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65"}) {
+    EXPECT_NE(row_of(id).find(">MEASURED<"), std::string::npos) << id << ": " << row_of(id);
+    EXPECT_EQ(row_of(id).find(">EST<"), std::string::npos) << id << ": " << row_of(id);
+  }
+  EXPECT_NE(row_of("slh-dsa-sha2-128s").find(">EST<"), std::string::npos) << row_of("slh-dsa-sha2-128s");
+  EXPECT_EQ(row_of("slh-dsa-sha2-128s").find(">MEASURED<"), std::string::npos);
+  // Headers carry no blanket EST label; the lead says both kinds are present.
+  const auto thead = ledger.substr(ledger.find("<thead>"), ledger.find("</thead>") - ledger.find("<thead>"));
+  EXPECT_EQ(thead.find("EST"), std::string::npos) << thead;
+  EXPECT_NE(ledger.find("MEASURED</span> with pqsig + liboqs"), std::string::npos);
+  // Text: the same per row; JSON: dual_is_estimate per suite.
+  const std::string text = render_text(rep);
+  auto line_of = [&](const std::string& id) {
+    const auto p = text.find("\n" + id + " ", text.find("Ledger:"));
+    return text.substr(p + 1, text.find('\n', p + 1) - p - 1);
+  };
+  EXPECT_NE(line_of("ml-dsa-44").find(" meas"), std::string::npos) << line_of("ml-dsa-44");
+  EXPECT_EQ(line_of("ml-dsa-44").find(" est"), std::string::npos) << line_of("ml-dsa-44");
+  EXPECT_NE(line_of("slh-dsa-sha2-128s").find(" est"), std::string::npos) << line_of("slh-dsa-sha2-128s");
+  const json j = json::parse(render_json(rep));
+  EXPECT_EQ(j["suites"][0]["ledger"]["dual_is_estimate"], false);
+  EXPECT_EQ(j["suites"][2]["ledger"]["dual_is_estimate"], true);
+  // No second verifier anywhere: every dual figure is an estimate, and nothing says MEASURED.
+  Report est = fixed_report();
+  const std::string h2 = render_html(est);
+  EXPECT_EQ(h2.find(">MEASURED<"), std::string::npos);
+  EXPECT_NE(h2.find("<span class=\"est\">EST</span> = 2 × verify"), std::string::npos);
+}

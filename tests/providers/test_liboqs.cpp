@@ -1,7 +1,9 @@
 // The liboqs provider (built only with liboqs): every ML-DSA / SLH-DSA ACVP sigVer vector gives
-// the same verdict through pqsig, liboqs and dual enforce where liboqs implements the interface;
-// where it does not (HashML-DSA, external μ, ML-DSA internal), liboqs answers Errc::unsupported
-// and the dual check is refused, never downgraded. Plus signatures made by pqsig with random
+// the same verdict through pqsig, liboqs and dual enforce where liboqs implements the interface.
+// With PQSIG_LIBOQS_MLDSA_INTERNAL (liboqs exports mldsa-native's verify_internal and
+// verify_pre_hash_internal, cmake/liboqs.cmake) that is all 216; without it HashML-DSA, external μ
+// and the ML-DSA internal interface are Errc::unsupported and the dual check is refused, never
+// downgraded. Plus signatures made by pqsig with random
 // messages/contexts, verified by both, and one flipped byte rejected by both.
 #include <gtest/gtest.h>
 
@@ -22,8 +24,16 @@ TEST(Liboqs, IsAvailableWithAVersion) {
   EXPECT_NE(info.version.find("liboqs 0."), std::string::npos) << info.version;
   for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87"})
     EXPECT_EQ(p->interfaces(*find_suite(id).value()) & (pp::kPure | pp::kContext), pp::kPure | pp::kContext) << id;
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87"})
+    EXPECT_EQ(p->interfaces(*find_suite(id).value()),
+              pp::kPure | pp::kContext | pp::kPreHash | pp::kInternal | pp::kExternalMu)
+        << id << ": mldsa-native's exported core gives every interface";
+  EXPECT_NE(info.version.find("ML-DSA internal"), std::string::npos) << info.version;
+#else
   EXPECT_EQ(p->interfaces(*find_suite("ml-dsa-44").value()) & (pp::kPreHash | pp::kExternalMu | pp::kInternal), 0u)
       << "liboqs' public API has no HashML-DSA, external mu or internal interface";
+#endif
 }
 
 TEST(Liboqs, EveryAcvpSigVerVectorSameVerdictOrRefused) {
@@ -61,7 +71,12 @@ TEST(Liboqs, EveryAcvpSigVerVectorSameVerdictOrRefused) {
   std::printf("sigVer vectors: %d total, %d same verdict through pqsig, liboqs and dual enforce, %d refused "
               "(interface not in liboqs)\n", total, same, refused);
   EXPECT_EQ(total, 216);
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+  EXPECT_EQ(same, 216) << "every vector through both providers";
+  EXPECT_EQ(refused, 0);
+#else
   EXPECT_GE(same, 45 + 36) << "ML-DSA external pure/context and every SLH-DSA (internal) vector";
+#endif
   EXPECT_EQ(dual.stats().disagreements, 0u);
 }
 
@@ -132,4 +147,153 @@ TEST(Liboqs, SignsWithTheFipsSecretKeyAndPqsigVerifies) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, Errc::unsupported);
   EXPECT_EQ(oqs->sign(*find_suite("ml-dsa-44").value(), bytes(10), msg, {}).error().code, Errc::invalid_length);
+}
+
+#if defined(PQSIG_LIBOQS_MLDSA_INTERNAL)
+TEST(Liboqs, HashMlDsaAndWrongInputsThroughMldsaNativeCore) {
+  auto oqs = pp::find("liboqs").value();
+  const bytes msg = {'b', 'l', 'o', 'c', 'k'};
+  const bytes ctx = {7, 7};
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    auto sk = SigningKey::generate(s).value();
+    SignOptions so;
+    so.ctx = ctx;
+    so.prehash = hash::PreHash::sha2_512;
+    const bytes sig = sk.sign(msg, so).value();
+    pp::VerifyOptions vo;
+    vo.ctx = ctx;
+    vo.prehash = hash::PreHash::sha2_512;
+    EXPECT_TRUE(oqs->verify(s, sk.public_key(), msg, sig, vo).ok()) << id << " HashML-DSA, pqsig-signed";
+    vo.prehash = hash::PreHash::sha3_512;
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, sig, vo).error().code, Errc::verify_failed) << id << " other hash";
+    vo.prehash.reset();
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, sig, vo).error().code, Errc::verify_failed) << id << " as pure";
+    pp::VerifyOptions mu;
+    mu.input = pp::VerifyOptions::Input::mu;
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), bytes(63), sig, mu).error().code, Errc::invalid_length) << id;
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), bytes(64), sig, mu).error().code, Errc::verify_failed) << id;
+    pp::VerifyOptions internal;
+    internal.input = pp::VerifyOptions::Input::internal;
+    EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, byte_span(sig).first(sig.size() - 1), internal).error().code,
+              Errc::invalid_length)
+        << id;
+  }
+}
+#endif
+
+#if defined(PQSIG_LIBOQS_SLH_PREHASH)
+// HashSLH-DSA through liboqs' hash_slh_verify (FIPS 205, Algorithm 25), which computes PH(M)
+// with liboqs' own hash functions: independent of pqsig's pre-hash code.
+TEST(Liboqs, HashSlhDsaThroughHashSlhVerify) {
+  auto oqs = pp::find("liboqs").value();
+  const bytes msg = {'b', 'l', 'o', 'c', 'k'};
+  const bytes ctx = {3};
+  for (const char* id : {"slh-dsa-sha2-128f", "slh-dsa-shake-128f"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    EXPECT_TRUE(oqs->interfaces(s) & pp::kPreHash) << id;
+    auto sk = SigningKey::generate(s).value();
+    for (auto ph : {hash::PreHash::sha2_512_224, hash::PreHash::sha3_224, hash::PreHash::shake_256}) {
+      SignOptions so;
+      so.ctx = ctx;
+      so.prehash = ph;
+      const bytes sig = sk.sign(msg, so).value();
+      pp::VerifyOptions vo;
+      vo.ctx = ctx;
+      vo.prehash = ph;
+      EXPECT_TRUE(oqs->verify(s, sk.public_key(), msg, sig, vo).ok()) << id << " pqsig-signed HashSLH-DSA";
+      vo.prehash = hash::PreHash::sha2_256;
+      EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, sig, vo).error().code, Errc::verify_failed) << id;
+      vo.prehash = ph;
+      vo.ctx = {};
+      EXPECT_EQ(oqs->verify(s, sk.public_key(), msg, sig, vo).error().code, Errc::verify_failed) << id;
+    }
+  }
+}
+#endif
+
+// ML-KEM both ways: keys of either provider, encapsulation by one, decapsulation by the other
+// (and by the same one), the implicit-rejection secret of a tampered ciphertext equal on both
+// sides, malformed keys refused by both.
+TEST(Liboqs, MlKemEncapsOnOneSideDecapsOnTheOther) {
+  auto ours = pp::find("pqsig").value();
+  auto oqs = pp::find("liboqs").value();
+  for (const char* id : {"ml-kem-512", "ml-kem-768", "ml-kem-1024"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    for (const auto& p : {ours, oqs})
+      EXPECT_EQ(p->operations(s), pp::kKeygen | pp::kEncaps | pp::kDecaps) << p->name() << " " << id;
+    EXPECT_EQ(oqs->interfaces(s), 0u) << "a KEM has no verification interface";
+    for (const auto& [maker, encapser, other] :
+         {std::tuple{oqs, ours, oqs}, std::tuple{ours, oqs, ours}}) {
+      const std::string how = std::string(id) + ": keys by " + std::string(maker->name()) + ", encaps by " +
+                              std::string(encapser->name());
+      auto kp = maker->keygen(s);
+      ASSERT_TRUE(kp.ok()) << how << ": " << kp.error().what();
+      ASSERT_EQ(kp->public_key.size(), s.public_key_size) << how;
+      ASSERT_EQ(kp->secret_key.size(), s.expanded_key_size) << how;
+      auto e = encapser->encaps(s, kp->public_key);
+      ASSERT_TRUE(e.ok()) << how << ": " << e.error().what();
+      ASSERT_EQ(e->ciphertext.size(), s.output_size) << how;
+      for (const auto& decapser : {ours, oqs}) {
+        auto k = decapser->decaps(s, kp->secret_key.span(), e->ciphertext);
+        ASSERT_TRUE(k.ok()) << how << ", decaps by " << decapser->name() << ": " << k.error().what();
+        EXPECT_EQ(to_hex(k->span()), to_hex(e->shared_secret.span())) << how << ", decaps by " << decapser->name();
+      }
+      // Implicit rejection (FIPS 203, Algorithm 18: K̄ = J(z ‖ c)): the same secret on both sides.
+      bytes bad = e->ciphertext;
+      bad[bad.size() / 2] ^= 0x10;
+      auto r1 = ours->decaps(s, kp->secret_key.span(), bad);
+      auto r2 = oqs->decaps(s, kp->secret_key.span(), bad);
+      ASSERT_TRUE(r1.ok() && r2.ok()) << how;
+      EXPECT_EQ(to_hex(r1->span()), to_hex(r2->span())) << how << ": implicit rejection differs";
+      EXPECT_NE(to_hex(r1->span()), to_hex(e->shared_secret.span())) << how;
+      // Malformed inputs: typed errors on both sides, never a secret.
+      for (const auto& p : {ours, other}) {
+        EXPECT_EQ(p->encaps(s, byte_span(kp->public_key).first(s.public_key_size - 1)).error().code,
+                  Errc::invalid_length)
+            << p->name();
+        EXPECT_EQ(p->decaps(s, kp->secret_key.span(), byte_span(bad).first(bad.size() - 1)).error().code,
+                  Errc::invalid_length)
+            << p->name();
+        bytes ek = kp->public_key;
+        ek[0] = 0xff;  // first coefficient 0x?ff | 0xf00 >= q: FIPS 203 §7.2 modulus check fails
+        ek[1] = 0xff;
+        EXPECT_FALSE(p->encaps(s, ek).ok()) << p->name() << " accepted an encapsulation key failing the modulus check";
+      }
+    }
+  }
+}
+
+// Keys made by one provider sign through the other: liboqs keygen → pqsig signs → both verify;
+// pqsig keygen → liboqs signs → both verify.
+TEST(Liboqs, KeysOfEitherProviderSignThroughTheOther) {
+  auto ours = pp::find("pqsig").value();
+  auto oqs = pp::find("liboqs").value();
+  const bytes msg = {'k', 'e', 'y', 's'};
+  const bytes ctx = {5, 6};
+  pp::VerifyOptions vo;
+  vo.ctx = ctx;
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87", "slh-dsa-sha2-128f", "slh-dsa-shake-128f"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    for (const auto& p : {ours, oqs}) EXPECT_EQ(p->operations(s), pp::kKeygen | pp::kSign) << p->name() << " " << id;
+    for (const auto& [maker, signer] : {std::pair{oqs, ours}, std::pair{ours, oqs}}) {
+      const std::string how = std::string(id) + ": keys by " + std::string(maker->name()) + ", signed by " +
+                              std::string(signer->name());
+      auto kp = maker->keygen(s);
+      ASSERT_TRUE(kp.ok()) << how << ": " << kp.error().what();
+      ASSERT_EQ(kp->public_key.size(), s.public_key_size) << how;
+      ASSERT_EQ(kp->secret_key.size(), s.expanded_key_size) << how;
+      auto sig = signer->sign(s, kp->secret_key.span(), msg, ctx);
+      ASSERT_TRUE(sig.ok()) << how << ": " << sig.error().what();
+      for (const auto& v : {ours, oqs}) {
+        EXPECT_TRUE(v->verify(s, kp->public_key, msg, *sig, vo).ok()) << how << ", verified by " << v->name();
+        bytes bad = *sig;
+        bad[bad.size() / 3] ^= 4;
+        EXPECT_FALSE(v->verify(s, kp->public_key, msg, bad, vo).ok()) << how << ", tampered, " << v->name();
+      }
+    }
+  }
+  // No key generation where the provider lacks the suite: a typed error.
+  EXPECT_EQ(oqs->keygen(*find_suite("ed25519").value()).error().code, Errc::unsupported);
+  EXPECT_EQ(oqs->operations(*find_suite("ed25519").value()), 0u);
 }

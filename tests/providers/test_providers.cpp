@@ -102,3 +102,29 @@ TEST(Providers, OpenSslIsReportedWithItsVersionAndVerifiesWhereAvailable) {
   }
   EXPECT_GT(compared, 0);
 }
+
+TEST(Providers, PqsigOperationsKeygenSignEncapsDecaps) {
+  auto p = pp::find("pqsig").value();
+  EXPECT_EQ(pp::operation_names(pp::kKeygen | pp::kSign | pp::kEncaps | pp::kDecaps), "keygen,sign,encaps,decaps");
+  const SuiteInfo& kem = *find_suite("ml-kem-768").value();
+  EXPECT_EQ(p->operations(kem), pp::kKeygen | pp::kEncaps | pp::kDecaps);
+  auto kp = p->keygen(kem);
+  ASSERT_TRUE(kp.ok()) << kp.error().what();
+  ASSERT_EQ(kp->secret_key.size(), kem.expanded_key_size);
+  auto e = p->encaps(kem, kp->public_key);
+  ASSERT_TRUE(e.ok()) << e.error().what();
+  auto k = p->decaps(kem, kp->secret_key.span(), e->ciphertext);
+  ASSERT_TRUE(k.ok()) << k.error().what();
+  EXPECT_EQ(to_hex(k->span()), to_hex(e->shared_secret.span()));
+  EXPECT_EQ(p->decaps(kem, bytes(64), e->ciphertext).error().code, Errc::invalid_length) << "the seed is not the dk";
+  const SuiteInfo& sig = *find_suite("ml-dsa-44").value();
+  EXPECT_EQ(p->operations(sig), pp::kKeygen | pp::kSign);
+  auto skp = p->keygen(sig);
+  ASSERT_TRUE(skp.ok());
+  const bytes msg = {1};
+  auto s = p->sign(sig, skp->secret_key.span(), msg, {});
+  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(p->verify(sig, skp->public_key, msg, *s).ok());
+  EXPECT_EQ(p->keygen(*find_suite("x-wing").value()).error().code, Errc::unsupported);
+  EXPECT_EQ(p->operations(*find_suite("ed25519").value()), 0u);
+}
