@@ -68,14 +68,42 @@ inline void BitPack(uint8_t* out, const Poly& p, F map) noexcept {
     std::memcpy(out, &acc, kBytes);  // little-endian (x86-64, see keccak.cpp)
   }
 }
+// N little-endian bytes (N ≤ 8) assembled in a register from loads of exactly 8/4/2/1 bytes:
+// a short memcpy into a zeroed wider variable is a partial store followed by a wide load, which
+// stalls store-to-load forwarding on every group.
+template <int N>
+inline uint64_t load_le(const uint8_t* in) noexcept {
+  static_assert(N >= 0 && N <= 8);
+  uint64_t v = 0;
+  int off = 0;
+  if constexpr (N >= 8) {
+    std::memcpy(&v, in, 8);
+    off = 8;
+  }
+  if constexpr ((N & 4) != 0 && N < 8) {
+    uint32_t w;
+    std::memcpy(&w, in + off, 4);
+    v |= static_cast<uint64_t>(w) << (8 * off);
+    off += 4;
+  }
+  if constexpr ((N & 2) != 0 && N < 8) {
+    uint16_t w;
+    std::memcpy(&w, in + off, 2);
+    v |= static_cast<uint64_t>(w) << (8 * off);
+    off += 2;
+  }
+  if constexpr ((N & 1) != 0 && N < 8) v |= static_cast<uint64_t>(in[off]) << (8 * off);
+  return v;
+}
 template <int BITS, class F>
 inline void BitUnpack(const uint8_t* in, Poly& p, F map) noexcept {
   constexpr int G = pack_group(BITS), kBytes = G * BITS / 8;
   using W = PackWord<BITS>;
   constexpr W kMask = (W{1} << BITS) - 1;
   for (int i = 0; i < kN; i += G, in += kBytes) {
-    W acc = 0;
-    std::memcpy(&acc, in, kBytes);
+    W acc;
+    if constexpr (kBytes > 8) acc = (static_cast<W>(load_le<kBytes - 8>(in + 8)) << 64) | load_le<8>(in);
+    else acc = load_le<kBytes>(in);
     for (int k = 0; k < G; ++k) p.c[i + k] = map(static_cast<uint32_t>((acc >> (k * BITS)) & kMask));
   }
 }
