@@ -241,10 +241,19 @@ __attribute__((target("bmi,bmi2"))) void detail::keccak_f1600_planes_bmi2(std::u
 }
 #endif
 
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+bool detail::keccak_single_avx512vl_ok() noexcept {
+  // __builtin_cpu_supports also checks that the OS saves the AVX-512 register state (XCR0).
+  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  return ok && cpu::has_avx2();  // has_avx2() is false when forced portable
+}
+#endif
+
 namespace {
 using KeccakFn = void (*)(std::uint64_t*) noexcept;
 KeccakFn select_keccak() noexcept {
 #if defined(PQSIG_HAVE_AVX2_BACKENDS)
+  if (detail::keccak_single_avx512vl_ok()) return &detail::keccak_f1600_avx512vl;
   static const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
   if (bmi && cpu::has_bmi2()) return &detail::keccak_f1600_planes_bmi2;  // has_bmi2(): false when forced portable
 #endif

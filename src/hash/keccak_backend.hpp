@@ -43,6 +43,10 @@ const KeccakX4Backend* keccak_x4_backend_avx2() noexcept;
 void keccak_f1600_planes_generic(std::uint64_t st[25]) noexcept;
 #if defined(PQSIG_HAVE_AVX2_BACKENDS)
 void keccak_f1600_planes_bmi2(std::uint64_t st[25]) noexcept;
+/// The single-state permutation on AVX-512VL registers (one lane per 128-bit register); run only
+/// when keccak_single_avx512vl_ok(). Also tested against keccak_f1600_scalar.
+void keccak_f1600_avx512vl(std::uint64_t st[25]) noexcept;
+bool keccak_single_avx512vl_ok() noexcept;
 #endif
 
 /// The 4-way scalar fallback (one permutation after another), states one after another.

@@ -108,13 +108,13 @@ void check_shake_x4(std::size_t rate) {
 TEST(KeccakX4, Shake128x4MatchesShake128) { check_shake_x4<Shake128x4, Shake128>(kShake128Rate); }
 TEST(KeccakX4, Shake256x4MatchesShake256) { check_shake_x4<Shake256x4, Shake256>(kShake256Rate); }
 
-// The single-state plane-by-plane permutation (generic and BMI builds) against the reference.
+// The single-state permutations (plane-by-plane generic and BMI builds, AVX-512VL) against the reference.
 TEST(KeccakSingle, PlanesMatchScalarReference) {
   std::mt19937_64 rng(kSeed + 1);
   std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed + 1));
   for (int trial = 0; trial < 200; ++trial) {
-    std::uint64_t a[25], b[25], c[25], d[25];
-    for (int i = 0; i < 25; ++i) a[i] = b[i] = c[i] = d[i] = rng();
+    std::uint64_t a[25], b[25], c[25], d[25], e[25];
+    for (int i = 0; i < 25; ++i) a[i] = b[i] = c[i] = d[i] = e[i] = rng();
     keccak_f1600_scalar(a);
     detail::keccak_f1600_planes_generic(b);
     keccak_f1600(d);  // dispatched
@@ -124,6 +124,10 @@ TEST(KeccakSingle, PlanesMatchScalarReference) {
     if (__builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")) {
       detail::keccak_f1600_planes_bmi2(c);
       for (int i = 0; i < 25; ++i) ASSERT_EQ(a[i], c[i]) << "bmi2 lane " << i;
+    }
+    if (detail::keccak_single_avx512vl_ok()) {
+      detail::keccak_f1600_avx512vl(e);
+      for (int i = 0; i < 25; ++i) ASSERT_EQ(a[i], e[i]) << "avx512vl lane " << i;
     }
 #endif
   }
