@@ -416,13 +416,16 @@ void x4_absorb_once(std::uint64_t st[25][4], const std::uint8_t* in[4], std::siz
       off += kRate;
     }
   }
-  const std::size_t rem = len - off;
+  // The last, partial block and pad10*1 with the SHAKE suffix (FIPS 202 §6.2, §B.2), lane by
+  // lane: whole lanes, then the tail bytes and the suffix in one lane, then the final bit.
+  const std::size_t rem = len - off, whole = rem / 8, tail = rem % 8;
   for (int j = 0; j < 4; ++j) {
-    std::uint8_t last[kRate] = {};  // pad10*1 with the SHAKE suffix (FIPS 202 §6.2, §B.2)
-    if (rem != 0) std::memcpy(last, in[j] + off, rem);  // in[j] may be null when len == 0
-    last[rem] ^= 0x1F;
-    last[kRate - 1] ^= 0x80;
-    for (std::size_t i = 0; i < kRate / 8; ++i) st[i][j] ^= load64(last + 8 * i);
+    const std::uint8_t* p = rem != 0 ? in[j] + off : nullptr;  // in[j] may be null when len == 0
+    for (std::size_t i = 0; i < whole; ++i) st[i][j] ^= load64(p + 8 * i);
+    std::uint64_t t = std::uint64_t{0x1F} << (8 * tail);
+    for (std::size_t b = 0; b < tail; ++b) t |= std::uint64_t{p[8 * whole + b]} << (8 * b);
+    st[whole][j] ^= t;
+    st[kRate / 8 - 1][j] ^= std::uint64_t{0x80} << 56;
   }
 }
 }  // namespace
