@@ -263,23 +263,9 @@ PQSIG_AVX2 int sample_ntt_parse_avx2(std::uint16_t out[kN], int count, const std
                                           4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11, 12, 13, 14, 14, 15);
   const __m256i mask12 = _mm256_set1_epi16(0x0FFF);
   const __m256i bound = _mm256_set1_epi16(kQi);
-  // A 32-byte load at p reads bytes p..p+31; 24 of them are consumed. Stop while 32 remain.
-  // Each half-step writes 8 words: directly while 8 output slots remain, else through `last`
-  // and only up to coefficient kN − 1 (the candidates after the 256th are dropped, as in the
-  // scalar loop), so no scalar tail with its unpredictable branches runs in the common case.
-  alignas(16) std::uint16_t last[8];
-  const auto put = [&](__m128i w, unsigned n) PQSIG_AVX2 {
-    if (count + 8 <= kN) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), w);
-      count += static_cast<int>(n);
-    } else {
-      _mm_store_si128(reinterpret_cast<__m128i*>(last), w);
-      const int take = static_cast<int>(n) < kN - count ? static_cast<int>(n) : kN - count;
-      std::memcpy(out + count, last, sizeof(std::uint16_t) * static_cast<std::size_t>(take));
-      count += take;
-    }
-  };
-  while (p + 32 <= len && count < kN) {
+  // A 32-byte load at p reads bytes p..p+31; 24 of them are consumed. Stop while 32 remain,
+  // and while 16 output slots remain (one step writes up to 16 words).
+  while (p + 32 <= len && count <= kN - 16) {
     __m256i v = loadu(buf + p);
     v = _mm256_permute4x64_epi64(v, 0x94);  // lanes: bytes 0..15 | 8..23 (so the high half starts at byte 12)
     v = _mm256_shuffle_epi8(v, spread);
@@ -290,9 +276,12 @@ PQSIG_AVX2 int sample_ntt_parse_avx2(std::uint16_t out[kN], int count, const std
     const unsigned bits = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_packs_epi16(good, good)));
     const unsigned m0 = bits & 0xFF, m1 = (bits >> 16) & 0xFF;
     const __m128i d0 = _mm256_castsi256_si128(d), d1 = _mm256_extracti128_si256(d, 1);
-    put(_mm_shuffle_epi8(d0, _mm_load_si128(reinterpret_cast<const __m128i*>(kCompact.idx[m0]))), kCompact.count[m0]);
-    if (count == kN) break;
-    put(_mm_shuffle_epi8(d1, _mm_load_si128(reinterpret_cast<const __m128i*>(kCompact.idx[m1]))), kCompact.count[m1]);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count),
+                     _mm_shuffle_epi8(d0, _mm_load_si128(reinterpret_cast<const __m128i*>(kCompact.idx[m0]))));
+    count += kCompact.count[m0];
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count),
+                     _mm_shuffle_epi8(d1, _mm_load_si128(reinterpret_cast<const __m128i*>(kCompact.idx[m1]))));
+    count += kCompact.count[m1];
     p += 24;
   }
   // The tail (and the last few coefficients) with the scalar loop.
