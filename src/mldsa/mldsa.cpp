@@ -58,6 +58,28 @@ constexpr int pack_group(int bits) {
 template <int BITS>
 using PackWord = std::conditional_t<(pack_group(BITS) * BITS <= 64), uint64_t, unsigned __int128>;
 
+// The N (≤ 8) low bytes of v, little-endian, as stores of exactly 8/4/2/1 bytes from the register
+// (copying a prefix of a wider stack variable reloads across its halves and stalls forwarding).
+template <int N>
+inline void store_le(uint8_t* out, uint64_t v) noexcept {
+  static_assert(N >= 0 && N <= 8);
+  if constexpr (N == 8) {
+    std::memcpy(out, &v, 8);
+  } else {
+    int off = 0;
+    if constexpr ((N & 4) != 0) {
+      const uint32_t w = static_cast<uint32_t>(v);
+      std::memcpy(out, &w, 4);
+      off = 4;
+    }
+    if constexpr ((N & 2) != 0) {
+      const uint16_t w = static_cast<uint16_t>(v >> (8 * off));
+      std::memcpy(out + off, &w, 2);
+      off += 2;
+    }
+    if constexpr ((N & 1) != 0) out[off] = static_cast<uint8_t>(v >> (8 * off));
+  }
+}
 template <int BITS, class F>
 inline void BitPack(uint8_t* out, const Poly& p, F map) noexcept {
   constexpr int G = pack_group(BITS), kBytes = G * BITS / 8;
@@ -65,7 +87,12 @@ inline void BitPack(uint8_t* out, const Poly& p, F map) noexcept {
   for (int i = 0; i < kN; i += G, out += kBytes) {
     W acc = 0;
     for (int k = 0; k < G; ++k) acc |= static_cast<W>(static_cast<uint32_t>(map(p.c[i + k]))) << (k * BITS);
-    std::memcpy(out, &acc, kBytes);  // little-endian (x86-64, see keccak.cpp)
+    if constexpr (kBytes > 8) {  // little-endian (x86-64, see keccak.cpp)
+      store_le<8>(out, static_cast<uint64_t>(acc));
+      store_le<kBytes - 8>(out + 8, static_cast<uint64_t>(acc >> 64));
+    } else {
+      store_le<kBytes>(out, static_cast<uint64_t>(acc));
+    }
   }
 }
 // N little-endian bytes (N ≤ 8) assembled in a register from loads of exactly 8/4/2/1 bytes:
