@@ -163,13 +163,16 @@ struct Wiped {  // a stack secret wiped on scope exit
 };
 
 constexpr int kMaxK = 4;
+constexpr std::size_t kMaxEk = 384 * kMaxK + 32;             // ML-KEM-1024 ek (FIPS 203 Table 3)
+constexpr std::size_t kMaxDk = 384 * kMaxK + kMaxEk + 64;    // ML-KEM-1024 dk
 }  // namespace
 
 // ---------------------------------------------------------------- expanded keys
 // The public half: ek and what every Encaps derives from it (t̂, Â, H(ek)).
 struct EncapsKey::State {
   ParameterSet ps{};
-  pqsig::bytes ek;
+  std::uint8_t ek[kMaxEk];  // inline (no separate allocation); ek_len bytes used
+  std::size_t ek_len = 0;
   NttPoly t_hat[kMaxK];
   NttPoly a[kMaxK * kMaxK];  // Â row-major (k·k entries used)
   std::uint8_t hek[32];
@@ -179,13 +182,15 @@ struct DecapsKey::State {
   EncapsKey::State pub;
   NttPoly s_hat[kMaxK];
   std::uint8_t z[32];
-  SecretBytes dk;
+  std::uint8_t dk[kMaxDk];  // the expanded dk (secret), inline; dk_len bytes used
+  std::size_t dk_len = 0;
   State() = default;
   State(const State&) = delete;
   State& operator=(const State&) = delete;
   ~State() {
     secure_zero(s_hat, sizeof s_hat);
     secure_zero(z, sizeof z);
+    secure_zero(dk, dk_len);
   }
 };
 
@@ -207,6 +212,7 @@ struct Scheme {
   static constexpr std::size_t kCt = kC1 + kC2;
   static_assert(kEk == P::pub.ek_size, "ek size (FIPS 203 Table 3)");
   static_assert(kDk == P::pub.dk_size, "dk size (FIPS 203 Table 3)");
+  static_assert(kEk <= kMaxEk && kDk <= kMaxDk, "inline key buffers");
   static_assert(kCt == P::pub.ct_size, "ciphertext size (FIPS 203 Table 3)");
   static_assert(k == P::pub.k && P::eta1 == P::pub.eta1 && P::eta2 == P::pub.eta2 && P::du == P::pub.du &&
                 P::dv == P::pub.dv);
@@ -337,7 +343,8 @@ struct Scheme {
 
   // ek (already modulus-checked) → t̂, Â; H(ek) is computed unless given.
   static void expand_ek(byte_span ek, EkState& st, const std::uint8_t* hek) noexcept {
-    st.ek.assign(ek.begin(), ek.end());
+    std::memcpy(st.ek, ek.data(), kEk);  // ek.size() == kEk (checked by the callers)
+    st.ek_len = kEk;
     const PolyOps& ops = poly_ops();
     for (int i = 0; i < k; ++i) ops.decode_decompress(12, ek.data() + 384 * i, st.t_hat[i].c);
     expand_matrix<k>(ops, st.a, ek.data() + 384 * k);
@@ -346,7 +353,8 @@ struct Scheme {
   }
   // Expanded dk (hash-checked) → ŝ, z and the public state (H(ek) taken from dk).
   static void expand_dk(byte_span dk, DkState& st) noexcept {
-    st.dk = SecretBytes(dk);
+    std::memcpy(st.dk, dk.data(), kDk);  // dk.size() == kDk (checked by the callers)
+    st.dk_len = kDk;
     for (int i = 0; i < k; ++i) poly_ops().decode_decompress(12, dk.data() + 384 * i, st.s_hat[i].c);
     std::memcpy(st.z, dk.data() + kDkPke + kEk + 32, 32);
     expand_ek(dk.subspan(kDkPke, kEk), st.pub, dk.data() + kDkPke + kEk);
@@ -361,7 +369,8 @@ struct Scheme {
     std::memcpy(dk + kDkPke, ek, kEk);
     H(dk + kDkPke + kEk, byte_span(ek, kEk));
     std::memcpy(dk + kDkPke + kEk + 32, z, 32);
-    st.pub.ek.assign(ek, ek + kEk);
+    if (ek != st.pub.ek) std::memcpy(st.pub.ek, ek, kEk);
+    st.pub.ek_len = kEk;
     std::memcpy(st.pub.hek, dk + kDkPke + kEk, 32);
     std::memcpy(st.z, z, 32);
   }
@@ -589,7 +598,7 @@ EncapsKey::EncapsKey(EncapsKey&&) noexcept = default;
 EncapsKey& EncapsKey::operator=(EncapsKey&&) noexcept = default;
 EncapsKey::~EncapsKey() = default;
 ParameterSet EncapsKey::parameter_set() const noexcept { return st_->ps; }
-byte_span EncapsKey::bytes() const noexcept { return st_->ek; }
+byte_span EncapsKey::bytes() const noexcept { return byte_span(st_->ek, st_->ek_len); }
 
 Result<EncapsKey> EncapsKey::from_bytes(ParameterSet ps, byte_span ek) {
   return dispatch(ps, [&](auto p) -> Result<EncapsKey> {
@@ -618,8 +627,8 @@ DecapsKey::DecapsKey(DecapsKey&&) noexcept = default;
 DecapsKey& DecapsKey::operator=(DecapsKey&&) noexcept = default;
 DecapsKey::~DecapsKey() = default;
 ParameterSet DecapsKey::parameter_set() const noexcept { return st_->pub.ps; }
-byte_span DecapsKey::encaps_key() const noexcept { return st_->pub.ek; }
-byte_span DecapsKey::expanded() const noexcept { return st_->dk.span(); }
+byte_span DecapsKey::encaps_key() const noexcept { return byte_span(st_->pub.ek, st_->pub.ek_len); }
+byte_span DecapsKey::expanded() const noexcept { return byte_span(st_->dk, st_->dk_len); }
 
 Result<DecapsKey> DecapsKey::from_seed(ParameterSet ps, byte_span seed) {
   if (seed.size() != kSeedSize)
@@ -628,9 +637,8 @@ Result<DecapsKey> DecapsKey::from_seed(ParameterSet ps, byte_span seed) {
     using S = Scheme<decltype(p)>;
     auto st = std::unique_ptr<State>(new State);  // default-initialized: no 13 KB memset
     st->pub.ps = ps;
-    st->dk = SecretBytes(S::kDk);
-    std::uint8_t ek[S::kEk];
-    S::keygen_internal(seed.data(), seed.data() + 32, ek, st->dk.data(), *st);
+    st->dk_len = S::kDk;
+    S::keygen_internal(seed.data(), seed.data() + 32, st->pub.ek, st->dk, *st);
     return DecapsKey(std::move(st));
   });
 }
