@@ -347,13 +347,25 @@ void Keccak::absorb(byte_span in) noexcept {
       pos_ = 0;
     }
   }
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+  if (n >= rate_ && detail::keccak_single_avx512vl_ok()) {
+    const std::size_t nb = n / rate_;
+    if (detail::keccak_absorb_blocks_avx512vl(st_, p, nb, rate_ / 8)) {
+      p += nb * rate_;
+      n -= nb * rate_;
+    }
+  }
+#endif
   while (n >= rate_) {
     for (std::size_t i = 0; i < rate_ / 8; ++i) st_[i] ^= load64(p + 8 * i);
     keccak_f1600(st_);
     p += rate_;
     n -= rate_;
   }
-  for (std::size_t i = 0; i < n; ++i) s[pos_ + i] ^= p[i];
+  std::size_t i = 0;
+  if (pos_ % 8 == 0)  // whole lanes first, then the last bytes
+    for (; i + 8 <= n; i += 8) st_[(pos_ + i) / 8] ^= load64(p + i);
+  for (; i < n; ++i) s[pos_ + i] ^= p[i];
   pos_ += n;
 }
 

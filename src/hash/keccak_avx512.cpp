@@ -61,6 +61,28 @@ KX_ATTR void keccak_f1600_avx512vl(std::uint64_t st[25]) noexcept {
   x1::kx_permute(A);
   for (int i = 0; i < 25; ++i) st[i] = static_cast<std::uint64_t>(_mm_cvtsi128_si64(A[i]));
 }
+
+// FIPS 202 Algorithm 8 lines 5–6 for whole blocks: S = f(S ⊕ (P_i ‖ 0^c)), with the state kept in
+// registers from one block to the next (R = rate in lanes, a compile-time constant so the
+// lanes stay in registers).
+template <std::size_t R>
+KX_ATTR void absorb_blocks_x1(std::uint64_t st[25], const std::uint8_t* in, std::size_t nblocks) noexcept {
+  __m128i A[25];
+  for (int i = 0; i < 25; ++i) A[i] = _mm_cvtsi64_si128(static_cast<long long>(st[i]));
+  for (std::size_t b = 0; b < nblocks; ++b, in += 8 * R) {
+    for (std::size_t i = 0; i < R; ++i) A[i] = _mm_xor_si128(A[i], _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + 8 * i)));
+    x1::kx_permute(A);
+  }
+  for (int i = 0; i < 25; ++i) st[i] = static_cast<std::uint64_t>(_mm_cvtsi128_si64(A[i]));
+}
+bool keccak_absorb_blocks_avx512vl(std::uint64_t st[25], const std::uint8_t* in, std::size_t nblocks,
+                                   std::size_t rate_lanes) noexcept {
+  switch (rate_lanes) {
+    case 17: absorb_blocks_x1<17>(st, in, nblocks); return true;  // SHAKE256, SHA3-256
+    case 21: absorb_blocks_x1<21>(st, in, nblocks); return true;  // SHAKE128
+    default: return false;
+  }
+}
 #undef KX_ATTR
 }  // namespace pqsig::hash::detail
 #endif

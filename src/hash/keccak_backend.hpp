@@ -47,6 +47,11 @@ void keccak_f1600_planes_bmi2(std::uint64_t st[25]) noexcept;
 /// when keccak_single_avx512vl_ok(). Also tested against keccak_f1600_scalar.
 void keccak_f1600_avx512vl(std::uint64_t st[25]) noexcept;
 bool keccak_single_avx512vl_ok() noexcept;
+/// Absorb nblocks whole blocks of rate_lanes lanes into st with the state kept in registers
+/// (rates of 17 and 21 lanes; false, with nothing done, for other rates). Only when
+/// keccak_single_avx512vl_ok().
+bool keccak_absorb_blocks_avx512vl(std::uint64_t st[25], const std::uint8_t* in, std::size_t nblocks,
+                                   std::size_t rate_lanes) noexcept;
 #endif
 
 /// The 4-way scalar fallback (one permutation after another), states one after another.

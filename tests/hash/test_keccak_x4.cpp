@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <vector>
 
 #include "common/cpu.hpp"
 #include "hash/keccak_backend.hpp"
@@ -130,5 +131,33 @@ TEST(KeccakSingle, PlanesMatchScalarReference) {
       for (int i = 0; i < 25; ++i) ASSERT_EQ(a[i], e[i]) << "avx512vl lane " << i;
     }
 #endif
+  }
+}
+
+// The sponge on the dispatched single-state path (AVX-512VL: whole blocks absorbed with the
+// state in registers) against the forced-portable path, for every rate, many lengths and a
+// random split of the input into two absorb calls.
+TEST(KeccakSingle, DispatchedSpongeMatchesPortable) {
+  std::mt19937_64 rng(kSeed + 2);
+  std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed + 2));
+  std::vector<std::uint8_t> msg(1400);
+  for (auto& b : msg) b = static_cast<std::uint8_t>(rng());
+  const auto run = [&](std::size_t rate, std::uint8_t ds, std::size_t len, std::size_t cut, bool portable) {
+    cpu::force_portable(portable);
+    Keccak h(rate, ds);
+    h.absorb(msg.data(), cut);
+    h.absorb(msg.data() + cut, len - cut);
+    std::vector<std::uint8_t> out(200);
+    h.squeeze(out.data(), out.size());
+    cpu::force_portable(false);
+    return out;
+  };
+  for (std::size_t rate : {std::size_t{72}, std::size_t{104}, std::size_t{136}, std::size_t{144}, std::size_t{168}}) {
+    for (std::size_t len = 0; len <= msg.size(); len += (len < 3 * rate ? 1 : 37)) {
+      const std::size_t cut = len == 0 ? 0 : rng() % (len + 1);
+      for (std::uint8_t ds : {std::uint8_t{0x06}, std::uint8_t{0x1F}})
+        ASSERT_EQ(run(rate, ds, len, cut, false), run(rate, ds, len, cut, true))
+            << "rate " << rate << " len " << len << " cut " << cut;
+    }
   }
 }
