@@ -100,10 +100,13 @@ PQSIG_AVX2 inline __m256i barrett(__m256i a) {
   __m256i t = _mm256_srai_epi16(_mm256_mulhi_epi16(a, _mm256_set1_epi16(kBarrettV)), 10);
   return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(kQi)));
 }
-// (−q, 2q) → [0, q), masked (no branch).
-PQSIG_AVX2 inline __m256i canonical(__m256i a) {
+// (−q, q) → [0, q): add q to negative lanes (fqmul's output range).
+PQSIG_AVX2 inline __m256i caddq(__m256i a) {
+  return _mm256_add_epi16(a, _mm256_and_si256(_mm256_set1_epi16(kQi), _mm256_srai_epi16(a, 15)));
+}
+// [0, q] → [0, q): subtract q from lanes equal to q (barrett's output range).
+PQSIG_AVX2 inline __m256i csubq(__m256i a) {
   const __m256i q = _mm256_set1_epi16(kQi);
-  a = _mm256_add_epi16(a, _mm256_and_si256(q, _mm256_srai_epi16(a, 15)));
   a = _mm256_sub_epi16(a, q);
   return _mm256_add_epi16(a, _mm256_and_si256(q, _mm256_srai_epi16(a, 15)));
 }
@@ -165,8 +168,8 @@ PQSIG_AVX2 void ntt_avx2(std::uint16_t c[kN]) noexcept {
     shuffle2(x, y);
     shuffle4(x, y);
     shuffle8(x, y);
-    store(c + 32 * m, canonical(barrett(x)));
-    store(c + 32 * m + 16, canonical(barrett(y)));
+    store(c + 32 * m, csubq(barrett(x)));
+    store(c + 32 * m + 16, csubq(barrett(y)));
   }
 }
 
@@ -201,7 +204,7 @@ PQSIG_AVX2 void ntt_inverse_avx2(std::uint16_t c[kN]) noexcept {
   // Multiply by 128^-1 = 3303 (Algorithm 10 line 14).
   constexpr std::int16_t kFm = mont(3303), kFq = mont_qinv(3303);
   const __m256i fm = _mm256_set1_epi16(kFm), fq = _mm256_set1_epi16(kFq);
-  for (int i = 0; i < 16; ++i) store(c + 16 * i, canonical(fqmul(v[i], fm, fq)));
+  for (int i = 0; i < 16; ++i) store(c + 16 * i, caddq(fqmul(v[i], fm, fq)));
 }
 
 // FIPS 203, Algorithms 11–12 (AVX2): out = Σ_j MultiplyNTTs(a[j·stride], b[j]). For each
@@ -228,7 +231,7 @@ PQSIG_AVX2 void multiply_ntts_sum_avx2(NttPoly& out, const NttPoly* a, int strid
     const __m256i H = _mm256_blend_epi16(_mm256_srli_epi32(acc0, 16), acc1, 0xAA);
     const __m256i t = _mm256_mullo_epi16(L, qinv);
     const __m256i r = _mm256_sub_epi16(H, _mm256_mulhi_epi16(t, q));
-    store(out.c + 16 * blk, canonical(fqmul(r, r2m, r2q)));
+    store(out.c + 16 * blk, caddq(fqmul(r, r2m, r2q)));
   }
 }
 
