@@ -119,7 +119,7 @@ void sample_ntt_x4(const PolyOps& ops, const std::uint8_t rho[32], const std::ui
     out[l] = l < n ? outs[l] : &dummy;
     count[l] = l < n ? 0 : kN;
   }
-  hash::Shake128x4 xof;
+  hash::Shake128x4 xof(false);  // ρ and Â are public: no wipe
   xof.absorb_once(inp, 34);
   alignas(32) std::uint8_t buf[4][kFirst * kRate];
   std::uint8_t* outp[4] = {buf[0], buf[1], buf[2], buf[3]};
