@@ -264,6 +264,18 @@ KeccakFn select_keccak() noexcept {
 // Run-time dispatch point for the single-state permutation.
 void keccak_f1600(std::uint64_t st[25]) noexcept { select_keccak()(st); }
 
+void detail::keccak_f1600_x2(std::uint64_t st[25][2]) noexcept {
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+  if (keccak_single_avx512vl_ok()) return keccak_f1600_x2_avx512vl(st);
+#endif
+  for (int j = 0; j < 2; ++j) {
+    std::uint64_t s[25];
+    for (int i = 0; i < 25; ++i) s[i] = st[i][j];
+    keccak_f1600(s);
+    for (int i = 0; i < 25; ++i) st[i][j] = s[i];
+  }
+}
+
 void detail::keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept {
   for (int i = 0; i < 4; ++i) keccak_f1600_scalar(st[i]);
 }

@@ -61,6 +61,12 @@ KX_ATTR void keccak_f1600_avx512vl(std::uint64_t st[25]) noexcept {
   x1::kx_permute(A);
   for (int i = 0; i < 25; ++i) st[i] = static_cast<std::uint64_t>(_mm_cvtsi128_si64(A[i]));
 }
+KX_ATTR void keccak_f1600_x2_avx512vl(std::uint64_t st[25][2]) noexcept {
+  __m128i A[25];
+  for (int i = 0; i < 25; ++i) A[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(st[i]));
+  x1::kx_permute(A);
+  for (int i = 0; i < 25; ++i) _mm_storeu_si128(reinterpret_cast<__m128i*>(st[i]), A[i]);
+}
 
 // FIPS 202 Algorithm 8 lines 5–6 for whole blocks: S = f(S ⊕ (P_i ‖ 0^c)), with the state kept in
 // registers from one block to the next (R = rate in lanes, a compile-time constant so the

@@ -54,6 +54,14 @@ bool keccak_absorb_blocks_avx512vl(std::uint64_t st[25], const std::uint8_t* in,
                                    std::size_t rate_lanes) noexcept;
 #endif
 
+/// Two independent permutations on interleaved states (st[i][j] = lane i of state j): one pass of
+/// the AVX-512VL single-state code on both 64-bit halves of its 128-bit registers (the cost of
+/// one permutation) when keccak_single_avx512vl_ok(), else two dispatched single permutations.
+void keccak_f1600_x2(std::uint64_t st[25][2]) noexcept;
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+void keccak_f1600_x2_avx512vl(std::uint64_t st[25][2]) noexcept;
+#endif
+
 /// The 4-way scalar fallback (one permutation after another), states one after another.
 void keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept;
 }  // namespace pqsig::hash::detail

@@ -161,3 +161,25 @@ TEST(KeccakSingle, DispatchedSpongeMatchesPortable) {
     }
   }
 }
+
+// The 2-way permutation (AVX-512VL: both halves of the 128-bit registers) against the reference,
+// dispatched and forced portable.
+TEST(KeccakSingle, X2MatchesScalarReference) {
+  std::mt19937_64 rng(kSeed + 3);
+  std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed + 3));
+  for (bool portable : {false, true}) {
+    cpu::force_portable(portable);
+    for (int trial = 0; trial < 100; ++trial) {
+      std::uint64_t a[25], b[25], x[25][2];
+      for (int i = 0; i < 25; ++i) x[i][0] = a[i] = rng(), x[i][1] = b[i] = rng();
+      keccak_f1600_scalar(a);
+      keccak_f1600_scalar(b);
+      detail::keccak_f1600_x2(x);
+      for (int i = 0; i < 25; ++i) {
+        ASSERT_EQ(a[i], x[i][0]) << "lane " << i << " portable " << portable;
+        ASSERT_EQ(b[i], x[i][1]) << "lane " << i << " portable " << portable;
+      }
+    }
+  }
+  cpu::force_portable(false);
+}
