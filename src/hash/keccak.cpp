@@ -241,10 +241,19 @@ __attribute__((target("bmi,bmi2"))) void detail::keccak_f1600_planes_bmi2(std::u
 }
 #endif
 
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+bool detail::keccak_single_avx512vl_ok() noexcept {
+  // __builtin_cpu_supports also checks that the OS saves the AVX-512 register state (XCR0).
+  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  return ok && cpu::has_avx2();  // has_avx2() is false when forced portable
+}
+#endif
+
 namespace {
 using KeccakFn = void (*)(std::uint64_t*) noexcept;
 KeccakFn select_keccak() noexcept {
 #if defined(PQSIG_HAVE_AVX2_BACKENDS)
+  if (detail::keccak_single_avx512vl_ok()) return &detail::keccak_f1600_avx512vl;
   static const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
   if (bmi && cpu::has_bmi2()) return &detail::keccak_f1600_planes_bmi2;  // has_bmi2(): false when forced portable
 #endif
@@ -254,6 +263,18 @@ KeccakFn select_keccak() noexcept {
 
 // Run-time dispatch point for the single-state permutation.
 void keccak_f1600(std::uint64_t st[25]) noexcept { select_keccak()(st); }
+
+void detail::keccak_f1600_x2(std::uint64_t st[25][2]) noexcept {
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+  if (keccak_single_avx512vl_ok()) return keccak_f1600_x2_avx512vl(st);
+#endif
+  for (int j = 0; j < 2; ++j) {
+    std::uint64_t s[25];
+    for (int i = 0; i < 25; ++i) s[i] = st[i][j];
+    keccak_f1600(s);
+    for (int i = 0; i < 25; ++i) st[i][j] = s[i];
+  }
+}
 
 void detail::keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept {
   for (int i = 0; i < 4; ++i) keccak_f1600_scalar(st[i]);
@@ -338,13 +359,25 @@ void Keccak::absorb(byte_span in) noexcept {
       pos_ = 0;
     }
   }
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+  if (n >= rate_ && detail::keccak_single_avx512vl_ok()) {
+    const std::size_t nb = n / rate_;
+    if (detail::keccak_absorb_blocks_avx512vl(st_, p, nb, rate_ / 8)) {
+      p += nb * rate_;
+      n -= nb * rate_;
+    }
+  }
+#endif
   while (n >= rate_) {
     for (std::size_t i = 0; i < rate_ / 8; ++i) st_[i] ^= load64(p + 8 * i);
     keccak_f1600(st_);
     p += rate_;
     n -= rate_;
   }
-  for (std::size_t i = 0; i < n; ++i) s[pos_ + i] ^= p[i];
+  std::size_t i = 0;
+  if (pos_ % 8 == 0)  // whole lanes first, then the last bytes
+    for (; i + 8 <= n; i += 8) st_[(pos_ + i) / 8] ^= load64(p + i);
+  for (; i < n; ++i) s[pos_ + i] ^= p[i];
   pos_ += n;
 }
 
@@ -407,13 +440,16 @@ void x4_absorb_once(std::uint64_t st[25][4], const std::uint8_t* in[4], std::siz
       off += kRate;
     }
   }
-  const std::size_t rem = len - off;
+  // The last, partial block and pad10*1 with the SHAKE suffix (FIPS 202 §6.2, §B.2), lane by
+  // lane: whole lanes, then the tail bytes and the suffix in one lane, then the final bit.
+  const std::size_t rem = len - off, whole = rem / 8, tail = rem % 8;
   for (int j = 0; j < 4; ++j) {
-    std::uint8_t last[kRate] = {};  // pad10*1 with the SHAKE suffix (FIPS 202 §6.2, §B.2)
-    if (rem != 0) std::memcpy(last, in[j] + off, rem);  // in[j] may be null when len == 0
-    last[rem] ^= 0x1F;
-    last[kRate - 1] ^= 0x80;
-    for (std::size_t i = 0; i < kRate / 8; ++i) st[i][j] ^= load64(last + 8 * i);
+    const std::uint8_t* p = rem != 0 ? in[j] + off : nullptr;  // in[j] may be null when len == 0
+    for (std::size_t i = 0; i < whole; ++i) st[i][j] ^= load64(p + 8 * i);
+    std::uint64_t t = std::uint64_t{0x1F} << (8 * tail);
+    for (std::size_t b = 0; b < tail; ++b) t |= std::uint64_t{p[8 * whole + b]} << (8 * b);
+    st[whole][j] ^= t;
+    st[kRate / 8 - 1][j] ^= std::uint64_t{0x80} << 56;
   }
 }
 }  // namespace

@@ -43,6 +43,23 @@ const KeccakX4Backend* keccak_x4_backend_avx2() noexcept;
 void keccak_f1600_planes_generic(std::uint64_t st[25]) noexcept;
 #if defined(PQSIG_HAVE_AVX2_BACKENDS)
 void keccak_f1600_planes_bmi2(std::uint64_t st[25]) noexcept;
+/// The single-state permutation on AVX-512VL registers (one lane per 128-bit register); run only
+/// when keccak_single_avx512vl_ok(). Also tested against keccak_f1600_scalar.
+void keccak_f1600_avx512vl(std::uint64_t st[25]) noexcept;
+bool keccak_single_avx512vl_ok() noexcept;
+/// Absorb nblocks whole blocks of rate_lanes lanes into st with the state kept in registers
+/// (rates of 17 and 21 lanes; false, with nothing done, for other rates). Only when
+/// keccak_single_avx512vl_ok().
+bool keccak_absorb_blocks_avx512vl(std::uint64_t st[25], const std::uint8_t* in, std::size_t nblocks,
+                                   std::size_t rate_lanes) noexcept;
+#endif
+
+/// Two independent permutations on interleaved states (st[i][j] = lane i of state j): one pass of
+/// the AVX-512VL single-state code on both 64-bit halves of its 128-bit registers (the cost of
+/// one permutation) when keccak_single_avx512vl_ok(), else two dispatched single permutations.
+void keccak_f1600_x2(std::uint64_t st[25][2]) noexcept;
+#if defined(PQSIG_HAVE_AVX2_BACKENDS)
+void keccak_f1600_x2_avx512vl(std::uint64_t st[25][2]) noexcept;
 #endif
 
 /// The 4-way scalar fallback (one permutation after another), states one after another.

@@ -58,6 +58,28 @@ constexpr int pack_group(int bits) {
 template <int BITS>
 using PackWord = std::conditional_t<(pack_group(BITS) * BITS <= 64), uint64_t, unsigned __int128>;
 
+// The N (≤ 8) low bytes of v, little-endian, as stores of exactly 8/4/2/1 bytes from the register
+// (copying a prefix of a wider stack variable reloads across its halves and stalls forwarding).
+template <int N>
+inline void store_le(uint8_t* out, uint64_t v) noexcept {
+  static_assert(N >= 0 && N <= 8);
+  if constexpr (N == 8) {
+    std::memcpy(out, &v, 8);
+  } else {
+    int off = 0;
+    if constexpr ((N & 4) != 0) {
+      const uint32_t w = static_cast<uint32_t>(v);
+      std::memcpy(out, &w, 4);
+      off = 4;
+    }
+    if constexpr ((N & 2) != 0) {
+      const uint16_t w = static_cast<uint16_t>(v >> (8 * off));
+      std::memcpy(out + off, &w, 2);
+      off += 2;
+    }
+    if constexpr ((N & 1) != 0) out[off] = static_cast<uint8_t>(v >> (8 * off));
+  }
+}
 template <int BITS, class F>
 inline void BitPack(uint8_t* out, const Poly& p, F map) noexcept {
   constexpr int G = pack_group(BITS), kBytes = G * BITS / 8;
@@ -65,8 +87,40 @@ inline void BitPack(uint8_t* out, const Poly& p, F map) noexcept {
   for (int i = 0; i < kN; i += G, out += kBytes) {
     W acc = 0;
     for (int k = 0; k < G; ++k) acc |= static_cast<W>(static_cast<uint32_t>(map(p.c[i + k]))) << (k * BITS);
-    std::memcpy(out, &acc, kBytes);  // little-endian (x86-64, see keccak.cpp)
+    if constexpr (kBytes > 8) {  // little-endian (x86-64, see keccak.cpp)
+      store_le<8>(out, static_cast<uint64_t>(acc));
+      store_le<kBytes - 8>(out + 8, static_cast<uint64_t>(acc >> 64));
+    } else {
+      store_le<kBytes>(out, static_cast<uint64_t>(acc));
+    }
   }
+}
+// N little-endian bytes (N ≤ 8) assembled in a register from loads of exactly 8/4/2/1 bytes:
+// a short memcpy into a zeroed wider variable is a partial store followed by a wide load, which
+// stalls store-to-load forwarding on every group.
+template <int N>
+inline uint64_t load_le(const uint8_t* in) noexcept {
+  static_assert(N >= 0 && N <= 8);
+  uint64_t v = 0;
+  int off = 0;
+  if constexpr (N >= 8) {
+    std::memcpy(&v, in, 8);
+    off = 8;
+  }
+  if constexpr ((N & 4) != 0 && N < 8) {
+    uint32_t w;
+    std::memcpy(&w, in + off, 4);
+    v |= static_cast<uint64_t>(w) << (8 * off);
+    off += 4;
+  }
+  if constexpr ((N & 2) != 0 && N < 8) {
+    uint16_t w;
+    std::memcpy(&w, in + off, 2);
+    v |= static_cast<uint64_t>(w) << (8 * off);
+    off += 2;
+  }
+  if constexpr ((N & 1) != 0 && N < 8) v |= static_cast<uint64_t>(in[off]) << (8 * off);
+  return v;
 }
 template <int BITS, class F>
 inline void BitUnpack(const uint8_t* in, Poly& p, F map) noexcept {
@@ -74,8 +128,9 @@ inline void BitUnpack(const uint8_t* in, Poly& p, F map) noexcept {
   using W = PackWord<BITS>;
   constexpr W kMask = (W{1} << BITS) - 1;
   for (int i = 0; i < kN; i += G, in += kBytes) {
-    W acc = 0;
-    std::memcpy(&acc, in, kBytes);
+    W acc;
+    if constexpr (kBytes > 8) acc = (static_cast<W>(load_le<kBytes - 8>(in + 8)) << 64) | load_le<8>(in);
+    else acc = load_le<kBytes>(in);
     for (int k = 0; k < G; ++k) p.c[i + k] = map(static_cast<uint32_t>((acc >> (k * BITS)) & kMask));
   }
 }
@@ -609,9 +664,10 @@ struct Impl {
   static int VerifyCore(const PublicState& p, const uint8_t mu[64], const uint8_t* sig) noexcept {
     VerifyWork w;
     if (!sigDecode(sig, w.ctilde, w.z, w.h)) return -1;
+    uint32_t z_out = 0;  // ‖z‖∞ ≥ γ1 − β, accumulated without an early exit (the loop vectorizes)
     for (int i = 0; i < L; ++i)
-      for (int j = 0; j < kN; ++j)
-        if (abs_ge(w.z[i].c[j], G1 - BETA)) return -2;
+      for (int j = 0; j < kN; ++j) z_out |= abs_ge(w.z[i].c[j], G1 - BETA);
+    if (z_out) return -2;
     SampleInBall(w.c, w.ctilde);
     be().ntt(w.c.c);
     for (int i = 0; i < L; ++i) be().ntt(w.z[i].c);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/ct.hpp"
+#include "hash/keccak_backend.hpp"
 #include "mlkem/poly.hpp"
 #include "pqsig/hash.hpp"
 
@@ -119,7 +120,7 @@ void sample_ntt_x4(const PolyOps& ops, const std::uint8_t rho[32], const std::ui
     out[l] = l < n ? outs[l] : &dummy;
     count[l] = l < n ? 0 : kN;
   }
-  hash::Shake128x4 xof;
+  hash::Shake128x4 xof(false);  // ρ and Â are public: no wipe
   xof.absorb_once(inp, 34);
   alignas(32) std::uint8_t buf[4][kFirst * kRate];
   std::uint8_t* outp[4] = {buf[0], buf[1], buf[2], buf[3]};
@@ -135,10 +136,9 @@ void sample_ntt_x4(const PolyOps& ops, const std::uint8_t rho[32], const std::ui
 }
 
 // Matrix Â, with Â[i][j] = SampleNTT(ρ ‖ j ‖ i) (FIPS 203 Algorithm 13 lines 3–7), row-major:
-// a[i·k + j].
+// a[i·k + j]; entries 0 .. kk − 1 (all k² unless the caller samples the last one itself).
 template <int K>
-void expand_matrix(const PolyOps& ops, NttPoly* a, const std::uint8_t rho[32]) noexcept {
-  constexpr int kk = K * K;
+void expand_matrix(const PolyOps& ops, NttPoly* a, const std::uint8_t rho[32], int kk = K * K) noexcept {
   for (int base = 0; base < kk; base += 4) {
     std::uint8_t idx[4][2];
     NttPoly* outs[4];
@@ -153,6 +153,69 @@ void expand_matrix(const PolyOps& ops, NttPoly* a, const std::uint8_t rho[32]) n
   }
 }
 
+inline std::uint64_t load64(const std::uint8_t* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);  // little-endian targets (see hash/keccak.cpp)
+  return v;
+}
+
+// H(ek) = SHA3-256(ek) (FIPS 203 §4.1, FIPS 202 Algorithm 8 with rate 136 and suffix 01) over
+// an ek whose first `ready` bytes are known before its last row, with the lone last matrix entry
+// Â[k−1][k−1] = SampleNTT(ρ ‖ k−1 ‖ k−1) (Algorithm 7) sampled beside the first three H blocks on
+// the two-way permutation: lane 0 is the SHAKE128 sponge of the entry, lane 1 the SHA3-256 sponge
+// of ek. start() runs the shared part; finish() absorbs the rest of ek once it is complete.
+// Only public data: ρ, Â and ek.
+struct LoneEntryAndHek {
+  static constexpr std::size_t kHRate = 136, kXRate = hash::kShake128Rate, kShared = 3;
+  std::uint64_t st[25][2] = {};
+  std::uint64_t h[25];
+  std::size_t hb = 0;  // H blocks absorbed
+
+  // ek[0 .. kShared·kHRate) must be final (the caller static_asserts it).
+  void start(const PolyOps& ops, const std::uint8_t rho[32], int k, const std::uint8_t* ek, NttPoly& entry) noexcept {
+    std::uint8_t in[kXRate] = {};  // ρ ‖ j ‖ i, padded (SHAKE suffix 1111, pad10*1)
+    std::memcpy(in, rho, 32);
+    in[32] = static_cast<std::uint8_t>(k - 1);
+    in[33] = static_cast<std::uint8_t>(k - 1);
+    in[34] = 0x1F;
+    in[kXRate - 1] |= 0x80;
+    for (std::size_t l = 0; l < kXRate / 8; ++l) st[l][0] = load64(in + 8 * l);
+    alignas(32) std::uint8_t buf[kShared * kXRate];
+    for (std::size_t b = 0; b < kShared; ++b) {
+      for (std::size_t l = 0; l < kHRate / 8; ++l) st[l][1] ^= load64(ek + kHRate * hb + 8 * l);
+      ++hb;
+      hash::detail::keccak_f1600_x2(st);
+      for (std::size_t l = 0; l < kXRate / 8; ++l) std::memcpy(buf + kXRate * b + 8 * l, &st[l][0], 8);
+    }
+    int count = ops.sample_ntt_parse(entry.c, 0, buf, sizeof buf);
+    if (count < kN) {  // rare: more SHAKE128 blocks, on the single-state permutation
+      std::uint64_t x[25];
+      for (int l = 0; l < 25; ++l) x[l] = st[l][0];
+      while (count < kN) {
+        hash::keccak_f1600(x);
+        std::uint8_t blk[kXRate];
+        for (std::size_t l = 0; l < kXRate / 8; ++l) std::memcpy(blk + 8 * l, &x[l], 8);
+        count = ops.sample_ntt_parse(entry.c, count, blk, kXRate);
+      }
+    }
+    for (int l = 0; l < 25; ++l) h[l] = st[l][1];
+  }
+  void finish(const std::uint8_t* ek, std::size_t len, std::uint8_t out[32]) noexcept {
+    for (; (hb + 1) * kHRate <= len; ++hb) {
+      for (std::size_t l = 0; l < kHRate / 8; ++l) h[l] ^= load64(ek + kHRate * hb + 8 * l);
+      hash::keccak_f1600(h);
+    }
+    std::uint8_t last[kHRate] = {};  // the last, partial block with the SHA3 suffix 01 and pad10*1
+    const std::size_t rem = len - kHRate * hb;
+    std::memcpy(last, ek + kHRate * hb, rem);
+    last[rem] ^= 0x06;
+    last[kHRate - 1] ^= 0x80;
+    for (std::size_t l = 0; l < kHRate / 8; ++l) h[l] ^= load64(last + 8 * l);
+    hash::keccak_f1600(h);
+    std::memcpy(out, h, 32);
+  }
+};
+
 template <class T>
 struct Wiped {  // a stack secret wiped on scope exit
   T v;
@@ -163,13 +226,16 @@ struct Wiped {  // a stack secret wiped on scope exit
 };
 
 constexpr int kMaxK = 4;
+constexpr std::size_t kMaxEk = 384 * kMaxK + 32;             // ML-KEM-1024 ek (FIPS 203 Table 3)
+constexpr std::size_t kMaxDk = 384 * kMaxK + kMaxEk + 64;    // ML-KEM-1024 dk
 }  // namespace
 
 // ---------------------------------------------------------------- expanded keys
 // The public half: ek and what every Encaps derives from it (t̂, Â, H(ek)).
 struct EncapsKey::State {
   ParameterSet ps{};
-  pqsig::bytes ek;
+  std::uint8_t ek[kMaxEk];  // inline (no separate allocation); ek_len bytes used
+  std::size_t ek_len = 0;
   NttPoly t_hat[kMaxK];
   NttPoly a[kMaxK * kMaxK];  // Â row-major (k·k entries used)
   std::uint8_t hek[32];
@@ -179,13 +245,15 @@ struct DecapsKey::State {
   EncapsKey::State pub;
   NttPoly s_hat[kMaxK];
   std::uint8_t z[32];
-  SecretBytes dk;
+  std::uint8_t dk[kMaxDk];  // the expanded dk (secret), inline; dk_len bytes used
+  std::size_t dk_len = 0;
   State() = default;
   State(const State&) = delete;
   State& operator=(const State&) = delete;
   ~State() {
     secure_zero(s_hat, sizeof s_hat);
     secure_zero(z, sizeof z);
+    secure_zero(dk, dk_len);
   }
 };
 
@@ -207,6 +275,7 @@ struct Scheme {
   static constexpr std::size_t kCt = kC1 + kC2;
   static_assert(kEk == P::pub.ek_size, "ek size (FIPS 203 Table 3)");
   static_assert(kDk == P::pub.dk_size, "dk size (FIPS 203 Table 3)");
+  static_assert(kEk <= kMaxEk && kDk <= kMaxDk, "inline key buffers");
   static_assert(kCt == P::pub.ct_size, "ciphertext size (FIPS 203 Table 3)");
   static_assert(k == P::pub.k && P::eta1 == P::pub.eta1 && P::eta2 == P::pub.eta2 && P::du == P::pub.du &&
                 P::dv == P::pub.dv);
@@ -240,10 +309,11 @@ struct Scheme {
     }
   }
 
-  // FIPS 203, Algorithm 13: K-PKE.KeyGen(d). Writes ek_PKE (kEkPke bytes) and dk_PKE (kDkPke
-  // bytes); `keep` receives t̂, Â (public) and ŝ (secret) for the expanded key.
-  static void kpke_keygen(const std::uint8_t d[32], std::uint8_t* ek, std::uint8_t* dk, EkState& keep,
-                          NttPoly* s_hat_out) noexcept {
+  // FIPS 203, Algorithm 13: K-PKE.KeyGen(d). Writes ek_PKE (kEkPke bytes), dk_PKE (kDkPke
+  // bytes) and H(ek_PKE) (Algorithm 16 line 3's hash, computed here so that ML-KEM-768's lone
+  // last Â entry can share permutations with it); `keep` receives t̂, Â (public) and ŝ (secret).
+  static void kpke_keygen(const std::uint8_t d[32], std::uint8_t* ek, std::uint8_t* dk, std::uint8_t hek[32],
+                          EkState& keep, NttPoly* s_hat_out) noexcept {
     const PolyOps& ops = poly_ops();
     Wiped<std::uint8_t[64]> rs;  // (ρ, σ) = G(d ‖ k)
     const std::uint8_t kbyte = static_cast<std::uint8_t>(k);
@@ -252,7 +322,9 @@ struct Scheme {
     const std::uint8_t* sigma = rs.v + 32;
     // ρ is the public half of the seed: it is published in ek.
     CT_DECLASSIFY(rs.v, 32);
-    expand_matrix<k>(ops, keep.a, rho);
+    // k = 3: Â has 9 entries, four-way sampled 4 + 4, the ninth sampled beside H(ek) below.
+    constexpr bool kLone = (k * k) % 4 == 1;
+    expand_matrix<k>(ops, keep.a, rho, kLone ? k * k - 1 : k * k);
     // s (k polys) and e (k polys) from N = 0 .. 2k−1, then NTT.
     Wiped<NttPoly[2 * k]> se;
     {
@@ -263,16 +335,27 @@ struct Scheme {
     for (int i = 0; i < 2 * k; ++i) ops.ntt(se.v[i].c);
     const NttPoly* s_hat = se.v;
     const NttPoly* e_hat = se.v + k;
-    // t̂ = Â ∘ ŝ + ê
-    for (int i = 0; i < k; ++i) {
+    // t̂ = Â ∘ ŝ + ê, row by row; t̂ is the public key.
+    const auto row = [&](int i) {
       NttPoly& t = keep.t_hat[i];
       ops.multiply_ntts_sum(t, keep.a + i * k, 1, s_hat, k);
       ntt_add(t, e_hat[i]);
+      CT_DECLASSIFY(&t, sizeof t);
       ops.compress_encode(12, t.c, ek + 384 * i);
+    };
+    if constexpr (kLone) {
+      static_assert(384 * (k - 1) >= LoneEntryAndHek::kShared * LoneEntryAndHek::kHRate);
+      for (int i = 0; i < k - 1; ++i) row(i);
+      LoneEntryAndHek x;
+      x.start(ops, rho, k, ek, keep.a[k * k - 1]);
+      row(k - 1);
+      std::memcpy(ek + 384 * k, rho, 32);
+      x.finish(ek, kEkPke, hek);
+    } else {
+      for (int i = 0; i < k; ++i) row(i);
+      std::memcpy(ek + 384 * k, rho, 32);
+      H(hek, byte_span(ek, kEkPke));
     }
-    // t̂ is the public key.
-    CT_DECLASSIFY(keep.t_hat, sizeof(NttPoly) * k);
-    std::memcpy(ek + 384 * k, rho, 32);
     for (int i = 0; i < k; ++i) ops.compress_encode(12, s_hat[i].c, dk + 384 * i);
     if (s_hat_out) std::memcpy(s_hat_out, s_hat, sizeof(NttPoly) * k);
   }
@@ -337,7 +420,8 @@ struct Scheme {
 
   // ek (already modulus-checked) → t̂, Â; H(ek) is computed unless given.
   static void expand_ek(byte_span ek, EkState& st, const std::uint8_t* hek) noexcept {
-    st.ek.assign(ek.begin(), ek.end());
+    std::memcpy(st.ek, ek.data(), kEk);  // ek.size() == kEk (checked by the callers)
+    st.ek_len = kEk;
     const PolyOps& ops = poly_ops();
     for (int i = 0; i < k; ++i) ops.decode_decompress(12, ek.data() + 384 * i, st.t_hat[i].c);
     expand_matrix<k>(ops, st.a, ek.data() + 384 * k);
@@ -346,7 +430,8 @@ struct Scheme {
   }
   // Expanded dk (hash-checked) → ŝ, z and the public state (H(ek) taken from dk).
   static void expand_dk(byte_span dk, DkState& st) noexcept {
-    st.dk = SecretBytes(dk);
+    std::memcpy(st.dk, dk.data(), kDk);  // dk.size() == kDk (checked by the callers)
+    st.dk_len = kDk;
     for (int i = 0; i < k; ++i) poly_ops().decode_decompress(12, dk.data() + 384 * i, st.s_hat[i].c);
     std::memcpy(st.z, dk.data() + kDkPke + kEk + 32, 32);
     expand_ek(dk.subspan(kDkPke, kEk), st.pub, dk.data() + kDkPke + kEk);
@@ -355,13 +440,14 @@ struct Scheme {
   // FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z); fills the expanded key too.
   static void keygen_internal(const std::uint8_t d[32], const std::uint8_t z[32], std::uint8_t* ek,
                               std::uint8_t* dk, DkState& st) noexcept {
-    kpke_keygen(d, ek, dk, st.pub, st.s_hat);
-    // ek is the public output; H(ek) is computed from it.
+    kpke_keygen(d, ek, dk, dk + kDkPke + kEk, st.pub, st.s_hat);  // H(ek) into dk
+    // ek is the public output (t̂ ‖ ρ), H(ek) a hash of it.
     CT_DECLASSIFY(ek, kEk);
+    CT_DECLASSIFY(dk + kDkPke + kEk, 32);
     std::memcpy(dk + kDkPke, ek, kEk);
-    H(dk + kDkPke + kEk, byte_span(ek, kEk));
     std::memcpy(dk + kDkPke + kEk + 32, z, 32);
-    st.pub.ek.assign(ek, ek + kEk);
+    if (ek != st.pub.ek) std::memcpy(st.pub.ek, ek, kEk);
+    st.pub.ek_len = kEk;
     std::memcpy(st.pub.hek, dk + kDkPke + kEk, 32);
     std::memcpy(st.z, z, 32);
   }
@@ -589,7 +675,7 @@ EncapsKey::EncapsKey(EncapsKey&&) noexcept = default;
 EncapsKey& EncapsKey::operator=(EncapsKey&&) noexcept = default;
 EncapsKey::~EncapsKey() = default;
 ParameterSet EncapsKey::parameter_set() const noexcept { return st_->ps; }
-byte_span EncapsKey::bytes() const noexcept { return st_->ek; }
+byte_span EncapsKey::bytes() const noexcept { return byte_span(st_->ek, st_->ek_len); }
 
 Result<EncapsKey> EncapsKey::from_bytes(ParameterSet ps, byte_span ek) {
   return dispatch(ps, [&](auto p) -> Result<EncapsKey> {
@@ -618,8 +704,8 @@ DecapsKey::DecapsKey(DecapsKey&&) noexcept = default;
 DecapsKey& DecapsKey::operator=(DecapsKey&&) noexcept = default;
 DecapsKey::~DecapsKey() = default;
 ParameterSet DecapsKey::parameter_set() const noexcept { return st_->pub.ps; }
-byte_span DecapsKey::encaps_key() const noexcept { return st_->pub.ek; }
-byte_span DecapsKey::expanded() const noexcept { return st_->dk.span(); }
+byte_span DecapsKey::encaps_key() const noexcept { return byte_span(st_->pub.ek, st_->pub.ek_len); }
+byte_span DecapsKey::expanded() const noexcept { return byte_span(st_->dk, st_->dk_len); }
 
 Result<DecapsKey> DecapsKey::from_seed(ParameterSet ps, byte_span seed) {
   if (seed.size() != kSeedSize)
@@ -628,9 +714,8 @@ Result<DecapsKey> DecapsKey::from_seed(ParameterSet ps, byte_span seed) {
     using S = Scheme<decltype(p)>;
     auto st = std::unique_ptr<State>(new State);  // default-initialized: no 13 KB memset
     st->pub.ps = ps;
-    st->dk = SecretBytes(S::kDk);
-    std::uint8_t ek[S::kEk];
-    S::keygen_internal(seed.data(), seed.data() + 32, ek, st->dk.data(), *st);
+    st->dk_len = S::kDk;
+    S::keygen_internal(seed.data(), seed.data() + 32, st->pub.ek, st->dk, *st);
     return DecapsKey(std::move(st));
   });
 }

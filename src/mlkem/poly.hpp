@@ -140,14 +140,24 @@ inline void multiply_ntts_acc(NttPoly& acc, const NttPoly& f, const NttPoly& g) 
   }
 }
 
+// Coefficient-wise fadd / fsub for coefficients in [0, q), in 16-bit arithmetic (a + b − q and
+// a − b lie in (−q, q)), so the loops vectorize without widening; same results as fadd / fsub.
+inline std::uint16_t fadd16(std::uint16_t a, std::uint16_t b) noexcept {
+  const auto r = static_cast<std::int16_t>(a + b - static_cast<int>(kQ));
+  return static_cast<std::uint16_t>(r + ((r >> 15) & static_cast<int>(kQ)));
+}
+inline std::uint16_t fsub16(std::uint16_t a, std::uint16_t b) noexcept {
+  const auto r = static_cast<std::int16_t>(a - b);
+  return static_cast<std::uint16_t>(r + ((r >> 15) & static_cast<int>(kQ)));
+}
 inline void poly_add(Poly& a, const Poly& b) noexcept {
-  for (int i = 0; i < kN; ++i) a.c[i] = fadd(a.c[i], b.c[i]);
+  for (int i = 0; i < kN; ++i) a.c[i] = fadd16(a.c[i], b.c[i]);
 }
 inline void poly_sub(Poly& a, const Poly& b) noexcept {  // a = a - b
-  for (int i = 0; i < kN; ++i) a.c[i] = fsub(a.c[i], b.c[i]);
+  for (int i = 0; i < kN; ++i) a.c[i] = fsub16(a.c[i], b.c[i]);
 }
 inline void ntt_add(NttPoly& a, const NttPoly& b) noexcept {
-  for (int i = 0; i < kN; ++i) a.c[i] = fadd(a.c[i], b.c[i]);
+  for (int i = 0; i < kN; ++i) a.c[i] = fadd16(a.c[i], b.c[i]);
 }
 
 // ---------------------------------------------------------------- encodings (FIPS 203 §4.2.1)

@@ -8,6 +8,7 @@
 #include "common/cpu.hpp"
 #include "mlkem/poly.hpp"
 
+#include <cstring>
 #include <type_traits>
 
 #if !defined(PQSIG_PORTABLE) && (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
@@ -99,10 +100,13 @@ PQSIG_AVX2 inline __m256i barrett(__m256i a) {
   __m256i t = _mm256_srai_epi16(_mm256_mulhi_epi16(a, _mm256_set1_epi16(kBarrettV)), 10);
   return _mm256_sub_epi16(a, _mm256_mullo_epi16(t, _mm256_set1_epi16(kQi)));
 }
-// (−q, 2q) → [0, q), masked (no branch).
-PQSIG_AVX2 inline __m256i canonical(__m256i a) {
+// (−q, q) → [0, q): add q to negative lanes (fqmul's output range).
+PQSIG_AVX2 inline __m256i caddq(__m256i a) {
+  return _mm256_add_epi16(a, _mm256_and_si256(_mm256_set1_epi16(kQi), _mm256_srai_epi16(a, 15)));
+}
+// [0, q] → [0, q): subtract q from lanes equal to q (barrett's output range).
+PQSIG_AVX2 inline __m256i csubq(__m256i a) {
   const __m256i q = _mm256_set1_epi16(kQi);
-  a = _mm256_add_epi16(a, _mm256_and_si256(q, _mm256_srai_epi16(a, 15)));
   a = _mm256_sub_epi16(a, q);
   return _mm256_add_epi16(a, _mm256_and_si256(q, _mm256_srai_epi16(a, 15)));
 }
@@ -164,8 +168,8 @@ PQSIG_AVX2 void ntt_avx2(std::uint16_t c[kN]) noexcept {
     shuffle2(x, y);
     shuffle4(x, y);
     shuffle8(x, y);
-    store(c + 32 * m, canonical(barrett(x)));
-    store(c + 32 * m + 16, canonical(barrett(y)));
+    store(c + 32 * m, csubq(barrett(x)));
+    store(c + 32 * m + 16, csubq(barrett(y)));
   }
 }
 
@@ -200,7 +204,7 @@ PQSIG_AVX2 void ntt_inverse_avx2(std::uint16_t c[kN]) noexcept {
   // Multiply by 128^-1 = 3303 (Algorithm 10 line 14).
   constexpr std::int16_t kFm = mont(3303), kFq = mont_qinv(3303);
   const __m256i fm = _mm256_set1_epi16(kFm), fq = _mm256_set1_epi16(kFq);
-  for (int i = 0; i < 16; ++i) store(c + 16 * i, canonical(fqmul(v[i], fm, fq)));
+  for (int i = 0; i < 16; ++i) store(c + 16 * i, caddq(fqmul(v[i], fm, fq)));
 }
 
 // FIPS 203, Algorithms 11–12 (AVX2): out = Σ_j MultiplyNTTs(a[j·stride], b[j]). For each
@@ -227,7 +231,7 @@ PQSIG_AVX2 void multiply_ntts_sum_avx2(NttPoly& out, const NttPoly* a, int strid
     const __m256i H = _mm256_blend_epi16(_mm256_srli_epi32(acc0, 16), acc1, 0xAA);
     const __m256i t = _mm256_mullo_epi16(L, qinv);
     const __m256i r = _mm256_sub_epi16(H, _mm256_mulhi_epi16(t, q));
-    store(out.c + 16 * blk, canonical(fqmul(r, r2m, r2q)));
+    store(out.c + 16 * blk, caddq(fqmul(r, r2m, r2q)));
   }
 }
 
@@ -408,6 +412,24 @@ PQSIG_AVX2 void compress_encode_d(const std::uint16_t c[kN], std::uint8_t* out) 
   }
   pack<D>(t, out);
 }
+// ByteEncode_12 (FIPS 203, Algorithm 5) of values in [0, q): sixteen coefficients → 24 bytes.
+// Pairs are joined into 24-bit words (x_2i + 2^12·x_2i+1, one vpmaddwd), the three low bytes of
+// each 32-bit word are gathered per 128-bit half (vpshufb) and written as 8 + 4 bytes.
+PQSIG_AVX2 void byte_encode12(const std::uint16_t c[kN], std::uint8_t* out) {
+  const __m256i mul = _mm256_set1_epi32((1 << 12) << 16 | 1);
+  const __m256i sh = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1,  //
+                                      0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+  for (int i = 0; i < kN; i += 16, out += 24) {
+    const __m256i v = _mm256_shuffle_epi8(_mm256_madd_epi16(load(c + i), mul), sh);
+    const __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out), lo);
+    const std::uint32_t lo2 = static_cast<std::uint32_t>(_mm_extract_epi32(lo, 2));
+    std::memcpy(out + 8, &lo2, 4);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + 12), hi);
+    const std::uint32_t hi2 = static_cast<std::uint32_t>(_mm_extract_epi32(hi, 2));
+    std::memcpy(out + 20, &hi2, 4);
+  }
+}
 PQSIG_AVX2 void compress_encode_avx2(int d, const std::uint16_t c[kN], std::uint8_t* out) noexcept {
   switch (d) {  // d is a public parameter
     case 1: return compress_encode_d<1>(c, out);
@@ -415,7 +437,7 @@ PQSIG_AVX2 void compress_encode_avx2(int d, const std::uint16_t c[kN], std::uint
     case 5: return compress_encode_d<5>(c, out);
     case 10: return compress_encode_d<10>(c, out);
     case 11: return compress_encode_d<11>(c, out);
-    default: return pack<12>(c, out);
+    default: return byte_encode12(c, out);
   }
 }
 

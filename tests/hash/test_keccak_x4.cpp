@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <vector>
 
 #include "common/cpu.hpp"
 #include "hash/keccak_backend.hpp"
@@ -108,13 +109,13 @@ void check_shake_x4(std::size_t rate) {
 TEST(KeccakX4, Shake128x4MatchesShake128) { check_shake_x4<Shake128x4, Shake128>(kShake128Rate); }
 TEST(KeccakX4, Shake256x4MatchesShake256) { check_shake_x4<Shake256x4, Shake256>(kShake256Rate); }
 
-// The single-state plane-by-plane permutation (generic and BMI builds) against the reference.
+// The single-state permutations (plane-by-plane generic and BMI builds, AVX-512VL) against the reference.
 TEST(KeccakSingle, PlanesMatchScalarReference) {
   std::mt19937_64 rng(kSeed + 1);
   std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed + 1));
   for (int trial = 0; trial < 200; ++trial) {
-    std::uint64_t a[25], b[25], c[25], d[25];
-    for (int i = 0; i < 25; ++i) a[i] = b[i] = c[i] = d[i] = rng();
+    std::uint64_t a[25], b[25], c[25], d[25], e[25];
+    for (int i = 0; i < 25; ++i) a[i] = b[i] = c[i] = d[i] = e[i] = rng();
     keccak_f1600_scalar(a);
     detail::keccak_f1600_planes_generic(b);
     keccak_f1600(d);  // dispatched
@@ -125,6 +126,60 @@ TEST(KeccakSingle, PlanesMatchScalarReference) {
       detail::keccak_f1600_planes_bmi2(c);
       for (int i = 0; i < 25; ++i) ASSERT_EQ(a[i], c[i]) << "bmi2 lane " << i;
     }
+    if (detail::keccak_single_avx512vl_ok()) {
+      detail::keccak_f1600_avx512vl(e);
+      for (int i = 0; i < 25; ++i) ASSERT_EQ(a[i], e[i]) << "avx512vl lane " << i;
+    }
 #endif
   }
+}
+
+// The sponge on the dispatched single-state path (AVX-512VL: whole blocks absorbed with the
+// state in registers) against the forced-portable path, for every rate, many lengths and a
+// random split of the input into two absorb calls.
+TEST(KeccakSingle, DispatchedSpongeMatchesPortable) {
+  std::mt19937_64 rng(kSeed + 2);
+  std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed + 2));
+  std::vector<std::uint8_t> msg(1400);
+  for (auto& b : msg) b = static_cast<std::uint8_t>(rng());
+  const auto run = [&](std::size_t rate, std::uint8_t ds, std::size_t len, std::size_t cut, bool portable) {
+    cpu::force_portable(portable);
+    Keccak h(rate, ds);
+    h.absorb(msg.data(), cut);
+    h.absorb(msg.data() + cut, len - cut);
+    std::vector<std::uint8_t> out(200);
+    h.squeeze(out.data(), out.size());
+    cpu::force_portable(false);
+    return out;
+  };
+  for (std::size_t rate : {std::size_t{72}, std::size_t{104}, std::size_t{136}, std::size_t{144}, std::size_t{168}}) {
+    for (std::size_t len = 0; len <= msg.size(); len += (len < 3 * rate ? 1 : 37)) {
+      const std::size_t cut = len == 0 ? 0 : rng() % (len + 1);
+      for (std::uint8_t ds : {std::uint8_t{0x06}, std::uint8_t{0x1F}})
+        ASSERT_EQ(run(rate, ds, len, cut, false), run(rate, ds, len, cut, true))
+            << "rate " << rate << " len " << len << " cut " << cut;
+    }
+  }
+}
+
+// The 2-way permutation (AVX-512VL: both halves of the 128-bit registers) against the reference,
+// dispatched and forced portable.
+TEST(KeccakSingle, X2MatchesScalarReference) {
+  std::mt19937_64 rng(kSeed + 3);
+  std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed + 3));
+  for (bool portable : {false, true}) {
+    cpu::force_portable(portable);
+    for (int trial = 0; trial < 100; ++trial) {
+      std::uint64_t a[25], b[25], x[25][2];
+      for (int i = 0; i < 25; ++i) x[i][0] = a[i] = rng(), x[i][1] = b[i] = rng();
+      keccak_f1600_scalar(a);
+      keccak_f1600_scalar(b);
+      detail::keccak_f1600_x2(x);
+      for (int i = 0; i < 25; ++i) {
+        ASSERT_EQ(a[i], x[i][0]) << "lane " << i << " portable " << portable;
+        ASSERT_EQ(b[i], x[i][1]) << "lane " << i << " portable " << portable;
+      }
+    }
+  }
+  cpu::force_portable(false);
 }
