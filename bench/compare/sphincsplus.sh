@@ -7,8 +7,9 @@
 #    Every set is one relocatable object (ld -r) whose only global symbols are its four entry points,
 #    renamed spx_<family>_<set>_crypto_sign_{keypair,signature,verify,bytes}; everything else is made
 #    local, so the sets (whose internal symbols clash) link into one harness.
-#    Flags: the reference Makefile's (-O3 -march=native -fomit-frame-pointer) without -flto (the
-#    objects are combined with ld -r; LTO inside one set is lost).
+#    Flags: the reference Makefile's (-O3 -march=native -fomit-frame-pointer -flto); the link-time
+#    optimisation runs when the set's objects are combined into one relocatable object
+#    (gcc -r -flinker-output=nolto-rel), so each set is optimised as a whole as its Makefile does.
 # 2. Builds bench/compare/pqsig_vs_sphincsplus with -DPQSIG_SPHINCSPLUS_DIR=<that cache folder> and
 #    runs it (same engine, clock, messages and interleaving as pqsig_vs_liboqs), writing
 #    docs/benchmarks/<date>_<machine>-sphincsplus/ (table.md, environment.txt).
@@ -27,7 +28,7 @@ PREFIX="$CACHE/sphincsplus-$REV"
 TARBALL="${PQSIG_SPHINCSPLUS_TARBALL:-../shared/thirdparty/sphincsplus-$REV.tar.xz}"
 SETS="${SETS:-shake-128f shake-128s shake-192f shake-192s shake-256f shake-256s sha2-128f sha2-128s sha2-192f sha2-192s sha2-256f sha2-256s}"
 CC="${SPX_CC:-gcc}"
-CFLAGS="-O3 -std=c99 -march=native -fomit-frame-pointer -w"
+CFLAGS="-O3 -std=c99 -march=native -fomit-frame-pointer -flto -w"
 
 need=0
 for s in $SETS; do [ -f "$PREFIX/$s.o" ] || need=1; done
@@ -60,7 +61,7 @@ if [ "$need" = 1 ]; then
     for f in $srcs; do
       (cd "$dir" && $CC $CFLAGS -DPARAMS="sphincs-$s" -c "$f" -o "$obj/${f%.c}.o")
     done
-    ld -r -o "$obj/all.o" $(for f in $srcs; do echo "$obj/${f%.c}.o"; done)
+    $CC $CFLAGS -r -nostdlib -flinker-output=nolto-rel -o "$obj/all.o" $(for f in $srcs; do echo "$obj/${f%.c}.o"; done)
     # (objcopy applies --keep-global-symbol to the renamed symbols)
     objcopy --keep-global-symbol="${sym}_crypto_sign_keypair" --keep-global-symbol="${sym}_crypto_sign_signature" \
       --keep-global-symbol="${sym}_crypto_sign_verify" --keep-global-symbol="${sym}_crypto_sign_bytes" \
