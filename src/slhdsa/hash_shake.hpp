@@ -52,6 +52,11 @@ class ShakeHash {
   void F_xw_public(const Adrs* adrs, const std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
     one_block_xw<n, const std::uint8_t*, false>(adrs, in, out);
   }
+  /// H for kWidth lanes (inner Merkle nodes of a signing / key generation treehash); in[q] holds
+  /// left || right (2n bytes); in and out may alias.
+  void H_xw(const Adrs* adrs, std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
+    one_block_xw<2 * n>(adrs, in, out);
+  }
   /// H on public values (FORS verification climbs kWidth trees at once).
   void H_xw_public(const Adrs* adrs, const std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
     one_block_xw<2 * n, const std::uint8_t*, false>(adrs, in, out);

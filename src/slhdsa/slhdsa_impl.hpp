@@ -8,6 +8,7 @@
 // node once. All hashing goes through Hs::F/H/PRF/T with an explicit ADRS, so a multi-way
 // (4x Keccak / SHA-NI) leaf backend can later batch independent leaves or chains here.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -183,6 +184,10 @@ struct Slh {
   template <class Leaf4Fn>
   static void treehash(const Hs& hs, unsigned z, std::uint32_t offset, std::uint32_t target, Adrs& node_adrs,
                        Leaf4Fn&& leaf4, u8* auth, u8* root) noexcept {
+    if constexpr (requires(const Hs& h, const Adrs* ad, u8* const* io) { h.H_xw(ad, io, io); }) {
+      treehash_chunked(hs, z, offset, target, node_adrs, leaf4, auth, root);
+      return;
+    }
     u8 stack[(max_height + 1) * n];
     unsigned heights[max_height + 1];
     u8 leaves[W * n];
@@ -206,6 +211,81 @@ struct Slh {
           --sp;
           if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
         }
+      }
+    }
+    std::memcpy(root, stack, n);
+  }
+
+  // treehash for a family with a batched H (H_xw): the leaves come in chunks of up to 8·W (a
+  // whole subtree of height cz); each chunk is reduced level by level with the W-lane H (a level
+  // with fewer than W/2 nodes uses the single H), and its root enters the stack at height cz.
+  // Same nodes, addresses and authentication path as the one-leaf-at-a-time form above.
+  template <class LeafFn>
+  static void treehash_chunked(const Hs& hs, unsigned z, std::uint32_t offset, std::uint32_t target,
+                               Adrs& node_adrs, LeafFn&& leafw, u8* auth, u8* root) noexcept {
+    constexpr unsigned kMaxChunkLog = std::countr_zero(W) + 3;
+    const unsigned cz = z < kMaxChunkLog ? z : kMaxChunkLog;
+    const std::uint32_t chunk = std::uint32_t{1} << cz;
+    u8 nodes[(std::size_t{1} << kMaxChunkLog) * n];
+    u8 stack[(max_height + 1) * n];
+    unsigned heights[max_height + 1];
+    std::size_t sp = 0;
+    Adrs aw[W];
+    u8 scratch[W][2 * n] = {};  // idle lanes hash zeros
+    for (std::uint32_t c0 = 0; c0 < (std::uint32_t{1} << z); c0 += chunk) {
+      for (std::uint32_t i0 = 0; i0 < chunk; i0 += W) leafw(c0 + i0, nodes + i0 * n);
+      if (auth && (target ^ 1u) >= c0 && (target ^ 1u) < c0 + chunk)  // target is public (in the signature)
+        std::memcpy(auth, nodes + ((target ^ 1u) - c0) * n, n);
+      std::uint32_t cnt = chunk;
+      for (unsigned h = 1; h <= cz; ++h) {
+        cnt >>= 1;
+        const std::uint32_t base = c0 >> h;  // index of the chunk's first node at height h
+        for (std::uint32_t j0 = 0; j0 < cnt; j0 += W) {
+          const std::uint32_t lanes = cnt - j0 < W ? cnt - j0 : std::uint32_t(W);
+          if (lanes >= W / 2) {
+            // Node j from children 2j, 2j+1, written over node j: one H_xw reads every input
+            // before it writes an output, and later batches read only positions ≥ 2(j0 + W).
+            u8* io[W];
+            for (std::uint32_t q = 0; q < W; ++q) {
+              aw[q] = node_adrs;
+              aw[q].setTreeHeight(h);
+              if (q < lanes) {
+                aw[q].setTreeIndex((offset >> h) + base + j0 + q);
+                io[q] = nodes + 2 * (j0 + q) * n;
+              } else {
+                io[q] = scratch[q];  // idle lane: result discarded
+              }
+            }
+            u8* out[W];
+            for (std::uint32_t q = 0; q < W; ++q) out[q] = q < lanes ? nodes + (j0 + q) * n : scratch[q];
+            hs.H_xw(aw, io, out);
+          } else {
+            for (std::uint32_t q = 0; q < lanes; ++q) {
+              node_adrs.setTreeHeight(h);
+              node_adrs.setTreeIndex((offset >> h) + base + j0 + q);
+              hs.H(node_adrs, nodes + 2 * (j0 + q) * n, nodes + (j0 + q) * n);
+            }
+          }
+        }
+        if (auth && h < z) {
+          const std::uint32_t sib = (target >> h) ^ 1u;
+          if (sib >= base && sib < base + cnt) std::memcpy(auth + h * n, nodes + (sib - base) * n, n);
+        }
+      }
+      // The chunk root at height cz, index c0 >> cz, joins the stack (the form above, from height cz).
+      std::memcpy(stack + sp * n, nodes, n);
+      heights[sp] = cz;
+      ++sp;
+      std::uint32_t idx = c0 >> cz;
+      while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
+        unsigned ht = heights[sp - 1] + 1;
+        idx >>= 1;
+        node_adrs.setTreeHeight(ht);
+        node_adrs.setTreeIndex((offset >> ht) + idx);
+        hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
+        heights[sp - 2] = ht;
+        --sp;
+        if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
       }
     }
     std::memcpy(root, stack, n);
