@@ -62,6 +62,15 @@ void keccak_f1600_x2(std::uint64_t st[25][2]) noexcept;
 void keccak_f1600_x2_avx512vl(std::uint64_t st[25][2]) noexcept;
 #endif
 
+/// 8-way backend (AVX-512F on zmm registers, keccak_x8_avx512.cpp): eight states interleaved
+/// lane by lane (st[i][j] = lane i of state j). keccak_x8_backend() is it when compiled in and
+/// supported by this CPU (and not forced off), else nullptr (callers then run two 4-way calls).
+struct KeccakX8Backend {
+  const char* name;
+  void (*permute)(std::uint64_t st[25][8]) noexcept;
+};
+const KeccakX8Backend* keccak_x8_backend() noexcept;
+
 /// The 4-way scalar fallback (one permutation after another), states one after another.
 void keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept;
 }  // namespace pqsig::hash::detail

@@ -70,6 +70,8 @@ class Sha2Hash {
  public:
   static constexpr std::size_t n = P::n;
   static constexpr bool big = P::sha512;  // SHA-512 for H, T_l, H_msg, PRF_msg
+  /// Lanes of the batched calls F_xw / PRF_xw / T_xw (4-way SHA-256 backend).
+  static constexpr std::size_t kWidth = 4;
 
   Sha2Hash(const std::uint8_t* pk_seed, const std::uint8_t* sk_seed) noexcept
       : c256_(hash::detail::sha256_compress_fn()), c256x4_(hash::detail::sha256_compress_x4_fn()) {
@@ -131,12 +133,12 @@ class Sha2Hash {
 
   // ---- four independent calls: F and PRF as four interleaved SHA-256 compressions (SHA-NI
   // when available, else four scalar ones); T_l one after another.
-  void F_x4(const Adrs* adrs, std::uint8_t* const* io) const noexcept { sha256_one_block_x4<n>(adrs, io, io); }
-  void PRF_x4(const Adrs* adrs, std::uint8_t* const* out) const noexcept {
+  void F_xw(const Adrs* adrs, std::uint8_t* const* io) const noexcept { sha256_one_block_x4<n>(adrs, io, io); }
+  void PRF_xw(const Adrs* adrs, std::uint8_t* const* out) const noexcept {
     const std::uint8_t* in[4] = {sk_seed_, sk_seed_, sk_seed_, sk_seed_};
     sha256_one_block_x4<n>(adrs, in, out);
   }
-  void T_x4(const Adrs* adrs, const std::uint8_t* const* in, std::size_t l, std::uint8_t* const* out) const noexcept {
+  void T_xw(const Adrs* adrs, const std::uint8_t* const* in, std::size_t l, std::uint8_t* const* out) const noexcept {
     for (int q = 0; q < 4; ++q) T(adrs[q], in[q], l, out[q]);
   }
 

@@ -14,7 +14,7 @@ template <class P>
 class ShakeHash {
  public:
   static constexpr std::size_t n = P::n;
-  /// F_x4 costs about one F here (4-way Keccak), so verification batches independent WOTS+ chains.
+  /// F_xw costs about one or two F here (8-way Keccak), so verification batches independent WOTS+ chains.
   static constexpr bool kParallelChains = true;
 
   /// Per-operation state: PK.seed and (signing / key generation only) SK.seed.
@@ -43,32 +43,60 @@ class ShakeHash {
     s.squeeze(out, n);
   }
 
-  // ---- four independent calls at once (4-way Keccak: AVX2 when available, else four scalar
-  // permutations). Lane q uses adrs[q]; all lanes have the same input length.
-  void F_x4(const Adrs* adrs, std::uint8_t* const* io) const noexcept { one_block_x4<n>(adrs, io, io); }
-  /// F_x4 on public values (chains recomputed from a signature): the state is not wiped.
-  void F_x4_public(const Adrs* adrs, std::uint8_t* const* io) const noexcept { one_block_x4<n, std::uint8_t*, false>(adrs, io, io); }
-  void PRF_x4(const Adrs* adrs, std::uint8_t* const* out) const noexcept {
-    const std::uint8_t* in[4] = {sk_seed_, sk_seed_, sk_seed_, sk_seed_};
-    one_block_x4<n>(adrs, in, out);
+  // ---- kWidth = 8 independent calls at once: the 8-way AVX-512F Keccak when the CPU has it,
+  // else two 4-way calls (AVX-512VL / AVX2 / scalar). Lane q uses adrs[q]; all lanes have the
+  // same input length.
+  static constexpr std::size_t kWidth = 8;
+  void F_xw(const Adrs* adrs, std::uint8_t* const* io) const noexcept { one_block_xw<n>(adrs, io, io); }
+  /// F_xw on public values (chains recomputed from a signature): the state is not wiped.
+  void F_xw_public(const Adrs* adrs, const std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
+    one_block_xw<n, const std::uint8_t*, false>(adrs, in, out);
   }
-  /// T_l for four lanes; l ≤ max_l (the WOTS+ len or FORS k).
-  void T_x4(const Adrs* adrs, const std::uint8_t* const* in, std::size_t l, std::uint8_t* const* out) const noexcept {
-    constexpr std::size_t max_l = P::len > P::k ? P::len : P::k;
-    std::uint8_t buf[4][n + 32 + max_l * n];
-    const std::uint8_t* lanes[4];
-    for (int q = 0; q < 4; ++q) {
-      std::memcpy(buf[q], pk_seed_, n);
-      std::memcpy(buf[q] + n, adrs[q].b, 32);
-      std::memcpy(buf[q] + n + 32, in[q], l * n);
-      lanes[q] = buf[q];
+  /// H for kWidth lanes (inner Merkle nodes of a signing / key generation treehash); in[q] holds
+  /// left || right (2n bytes); in and out may alias.
+  void H_xw(const Adrs* adrs, std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
+    one_block_xw<2 * n>(adrs, in, out);
+  }
+  /// H on public values (FORS verification climbs kWidth trees at once).
+  void H_xw_public(const Adrs* adrs, const std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
+    one_block_xw<2 * n, const std::uint8_t*, false>(adrs, in, out);
+  }
+  void PRF_xw(const Adrs* adrs, std::uint8_t* const* out) const noexcept {
+    const std::uint8_t* in[kWidth];
+    for (auto& p : in) p = sk_seed_;
+    one_block_xw<n>(adrs, in, out);
+  }
+  /// T_l for kWidth lanes (FIPS 202 sponge, Algorithm 8, absorbing whole lanes); l ≤ max(len, k).
+  /// The inputs are WOTS+ public keys (public once the leaf is computed).
+  void T_xw(const Adrs* adrs, const std::uint8_t* const* in, std::size_t l, std::uint8_t* const* out) const noexcept {
+    constexpr std::size_t kRateLanes = hash::kShake256Rate / 8, kSeedLanes = n / 8;
+    const std::size_t total_lanes = kSeedLanes + 4 + l * n / 8;  // n, 32 and l·n are whole lanes
+    alignas(64) std::uint64_t st[25][kWidth];
+    std::memset(st, 0, sizeof st);
+    // Lane t of the message PK.seed || ADRS || M_l of state q.
+    auto lane = [&](std::size_t t, std::size_t q) {
+      std::uint64_t v;
+      if (t < kSeedLanes) std::memcpy(&v, pk_seed_ + 8 * t, 8);
+      else if (t < kSeedLanes + 4) std::memcpy(&v, adrs[q].b + 8 * (t - kSeedLanes), 8);
+      else std::memcpy(&v, in[q] + 8 * (t - kSeedLanes - 4), 8);
+      return v;
+    };
+    std::size_t t = 0;
+    for (; t + kRateLanes <= total_lanes; t += kRateLanes) {
+      for (std::size_t i = 0; i < kRateLanes; ++i)
+        for (std::size_t q = 0; q < kWidth; ++q) st[i][q] ^= lane(t + i, q);
+      permute_xw(st);
     }
-    hash::Shake256x4 s;
-    s.absorb_once(lanes, n + 32 + l * n);
-    std::uint8_t blk[4][hash::kShake256Rate];
-    std::uint8_t* outs[4] = {blk[0], blk[1], blk[2], blk[3]};
-    s.squeeze_blocks(outs, 1);
-    for (int q = 0; q < 4; ++q) std::memcpy(out[q], blk[q], n);
+    const std::size_t rest = total_lanes - t;
+    for (std::size_t i = 0; i < rest; ++i)
+      for (std::size_t q = 0; q < kWidth; ++q) st[i][q] ^= lane(t + i, q);
+    for (std::size_t q = 0; q < kWidth; ++q) {
+      st[rest][q] ^= 0x1F;
+      st[kRateLanes - 1][q] ^= std::uint64_t{0x80} << 56;
+    }
+    permute_xw(st);
+    for (std::size_t q = 0; q < kWidth; ++q)
+      for (std::size_t i = 0; i < kSeedLanes; ++i) std::memcpy(out[q] + 8 * i, &st[i][q], 8);
   }
 
   /// PRF_msg(SK.prf, opt_rand, M) = SHAKE256(SK.prf || opt_rand || M, 8n).
@@ -109,25 +137,49 @@ class ShakeHash {
     wipe(st, sizeof st);  // may hold SK.seed (PRF) or a secret chain value
   }
 
-  // Four lanes at once: the padded states are written directly in the interleaved layout of the
-  // 4-way Keccak backend (lane i of state q at st[i][q]; n, 32 and the input are whole lanes).
-  template <std::size_t InBytes, class In, bool kWipe = true>
-  void one_block_x4(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
+  // Keccak-p[1600,24] on kWidth interleaved states (FIPS 202 §3.3): one 8-way AVX-512F call, or
+  // two calls of the 4-way backend on the halves.
+  static void permute_xw(std::uint64_t st[25][kWidth]) noexcept {
+    if (const hash::detail::KeccakX8Backend* b = hash::detail::keccak_x8_backend()) {
+      b->permute(st);
+      return;
+    }
+    const hash::detail::KeccakX4Backend& b4 = hash::detail::keccak_x4_backend();
+    alignas(32) std::uint64_t h[25][4];
+    for (std::size_t half = 0; half < 2; ++half) {
+      for (int i = 0; i < 25; ++i) std::memcpy(h[i], &st[i][4 * half], 32);
+      b4.permute(h);
+      for (int i = 0; i < 25; ++i) std::memcpy(&st[i][4 * half], h[i], 32);
+    }
+    wipe(h, sizeof h);  // may hold SK.seed (PRF) or secret chain values
+  }
+
+  // kWidth lanes at once: the padded states are written directly in the interleaved layout
+  // (lane i of state q at st[i][q]; n, 32 and the input are whole lanes).
+  template <std::size_t InBytes, class In = std::uint8_t*, bool kWipe = true>
+  void one_block_xw(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
     static_assert(n + 32 + InBytes < hash::kShake256Rate);
     static_assert(n % 8 == 0 && InBytes % 8 == 0);
     constexpr std::size_t kSeedLanes = n / 8, kInLane = kSeedLanes + 4, kPadLane = kInLane + InBytes / 8;
-    alignas(32) std::uint64_t st[25][4];
-    std::memset(st, 0, sizeof st);
-    for (int q = 0; q < 4; ++q) {
-      for (std::size_t i = 0; i < kSeedLanes; ++i) std::memcpy(&st[i][q], pk_seed_ + 8 * i, 8);
+    alignas(64) std::uint64_t st[25][kWidth];
+    for (std::size_t i = 0; i < kSeedLanes; ++i) {
+      std::uint64_t v;
+      std::memcpy(&v, pk_seed_ + 8 * i, 8);
+      for (std::size_t q = 0; q < kWidth; ++q) st[i][q] = v;
+    }
+    for (std::size_t q = 0; q < kWidth; ++q) {
       for (std::size_t i = 0; i < 4; ++i) std::memcpy(&st[kSeedLanes + i][q], adrs[q].b + 8 * i, 8);
       const std::uint8_t* src = in[q];
       for (std::size_t i = 0; i < InBytes / 8; ++i) std::memcpy(&st[kInLane + i][q], src + 8 * i, 8);
-      st[kPadLane][q] = 0x1F;                                     // SHAKE suffix + first pad bit
-      st[hash::kShake256Rate / 8 - 1][q] ^= std::uint64_t{0x80} << 56;  // last pad bit (byte 135)
     }
-    hash::detail::keccak_x4_backend().permute(st);
-    for (int q = 0; q < 4; ++q)
+    for (std::size_t i = kPadLane; i < 25; ++i)
+      for (std::size_t q = 0; q < kWidth; ++q) st[i][q] = 0;
+    for (std::size_t q = 0; q < kWidth; ++q) {
+      st[kPadLane][q] = 0x1F;                                          // SHAKE suffix + first pad bit
+      st[hash::kShake256Rate / 8 - 1][q] ^= std::uint64_t{0x80} << 56;  // last pad bit (byte 135; may share the lane)
+    }
+    permute_xw(st);
+    for (std::size_t q = 0; q < kWidth; ++q)
       for (std::size_t i = 0; i < kSeedLanes; ++i) std::memcpy(out[q] + 8 * i, &st[i][q], 8);
     if constexpr (kWipe) wipe(st, sizeof st);  // may hold SK.seed (PRF) or secret chain values
   }

@@ -8,6 +8,7 @@
 // node once. All hashing goes through Hs::F/H/PRF/T with an explicit ADRS, so a multi-way
 // (4x Keccak / SHA-NI) leaf backend can later batch independent leaves or chains here.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <cstring>
 
@@ -23,6 +24,10 @@ struct Slh {
   static constexpr std::size_t n = P::n, hp = P::hp, d = P::d, a = P::a, k = P::k;
   static constexpr std::size_t w = P::w, lg_w = P::lg_w, len = P::len, len1 = P::len1, len2 = P::len2;
   static constexpr std::size_t max_height = hp > a ? hp : a;
+  /// Lanes of Hs's batched calls (F_xw, PRF_xw, T_xw): 8 for SHAKE (8-way Keccak), 4 for SHA2.
+  static constexpr std::size_t W = Hs::kWidth;
+  static_assert(W >= 2 && (W & (W - 1)) == 0 && (std::size_t{1} << hp) >= W && (std::size_t{1} << a) >= W,
+                "leaves are produced W at a time");
 
   // FIPS 205, Algorithm 4: base_2^b(X, b, out_len).
   static void base_2b(const u8* x, unsigned b, std::size_t out_len, std::uint32_t* out) noexcept {
@@ -60,59 +65,64 @@ struct Slh {
     }
   }
 
-  // FIPS 205, Algorithm 6: wots_pkGen(SK.seed, PK.seed, ADRS), for the four consecutive key
-  // pairs kp0..kp0+3 of one XMSS tree at once (their chains run in lock-step through Hs::*_x4).
+  // FIPS 205, Algorithm 6: wots_pkGen(SK.seed, PK.seed, ADRS), for the W consecutive key
+  // pairs kp0..kp0+W−1 of one XMSS tree at once (their chains run in lock-step through Hs::*_xw).
   // When signed_lane >= 0 this is also Algorithm 7 (wots_sign) for key pair kp0 + signed_lane:
   // sig[i] = chain(sk_i, 0, digits[i]) is captured on the way up.
-  static void wots_pkGen(const Hs& hs, const Adrs& adrs, std::uint32_t kp0, u8* pk4, const std::uint32_t* digits,
+  static void wots_pkGen(const Hs& hs, const Adrs& adrs, std::uint32_t kp0, u8* pkw, const std::uint32_t* digits,
                          int signed_lane, u8* sig) noexcept {
-    Adrs ch[4], sk_adrs[4];
-    for (std::uint32_t q = 0; q < 4; ++q) {
+    Adrs ch[W], sk_adrs[W];
+    for (std::uint32_t q = 0; q < W; ++q) {
       ch[q] = adrs;
       ch[q].setKeyPairAddress(kp0 + q);
       sk_adrs[q] = ch[q];
       sk_adrs[q].setTypeAndClear(WOTS_PRF);
       sk_adrs[q].setKeyPairAddress(kp0 + q);
     }
-    u8 tmp[4][len * n];
+    u8 tmp[W][len * n];
     for (std::uint32_t i = 0; i < len; ++i) {
-      u8* x[4] = {tmp[0] + i * n, tmp[1] + i * n, tmp[2] + i * n, tmp[3] + i * n};
-      for (int q = 0; q < 4; ++q) {
+      u8* x[W];
+      for (std::size_t q = 0; q < W; ++q) x[q] = tmp[q] + i * n;
+      for (std::size_t q = 0; q < W; ++q) {
         sk_adrs[q].setChainAddress(i);
         ch[q].setChainAddress(i);
       }
-      hs.PRF_x4(sk_adrs, x);  // sk_i
-      // chain(sk_i, 0, w − 1) (Algorithm 5), all four lanes together.
+      hs.PRF_xw(sk_adrs, x);  // sk_i
+      // chain(sk_i, 0, w − 1) (Algorithm 5), all W lanes together.
       for (std::uint32_t j = 0; j < w - 1; ++j) {
         if (signed_lane >= 0 && digits[i] == j) std::memcpy(sig + i * n, x[signed_lane], n);
-        for (int q = 0; q < 4; ++q) ch[q].setHashAddress(j);
-        hs.F_x4(ch, x);
+        for (std::size_t q = 0; q < W; ++q) ch[q].setHashAddress(j);
+        hs.F_xw(ch, x);
       }
       if (signed_lane >= 0 && digits[i] == w - 1) std::memcpy(sig + i * n, x[signed_lane], n);
     }
-    Adrs pk_adrs[4];
-    for (std::uint32_t q = 0; q < 4; ++q) {
+    Adrs pk_adrs[W];
+    for (std::uint32_t q = 0; q < W; ++q) {
       pk_adrs[q] = ch[q];
       pk_adrs[q].setTypeAndClear(WOTS_PK);
       pk_adrs[q].setKeyPairAddress(kp0 + q);
     }
-    const u8* in[4] = {tmp[0], tmp[1], tmp[2], tmp[3]};
-    u8* out[4] = {pk4, pk4 + n, pk4 + 2 * n, pk4 + 3 * n};
-    hs.T_x4(pk_adrs, in, len, out);
+    const u8* in[W];
+    u8* out[W];
+    for (std::size_t q = 0; q < W; ++q) {
+      in[q] = tmp[q];
+      out[q] = pkw + q * n;
+    }
+    hs.T_xw(pk_adrs, in, len, out);
   }
 
-  // FIPS 205, Algorithm 5 for all len chains of one WOTS+ signature, four chains at a time
+  // FIPS 205, Algorithm 5 for all len chains of one WOTS+ signature, W chains at a time
   // (public data: the chains start from signature values; used by verification and by ht_sign's
-  // xmss_pkFromSig on the signature just produced). Each of the four lanes runs one chain and takes the next
-  // unfinished chain when its own ends, so the F_x4 calls number about ⌈Σ steps / 4⌉; an idle
+  // xmss_pkFromSig on the signature just produced). Each of the W lanes runs one chain and takes the next
+  // unfinished chain when its own ends, so the F_xw calls number about ⌈Σ steps / W⌉; an idle
   // lane hashes a scratch value that is discarded.
-  static void chains_x4(const Hs& hs, u8* tmp, const std::uint32_t* msg, const Adrs& adrs) noexcept {
+  static void chains_xw(const Hs& hs, u8* tmp, const std::uint32_t* msg, const Adrs& adrs) noexcept {
     std::uint32_t next = 0;
-    int chain_of[4];
-    std::uint32_t j[4], end[4];
-    Adrs a4[4];
-    u8 scratch[4][n] = {};
-    auto take = [&](int q) {
+    int chain_of[W];
+    std::uint32_t j[W], end[W];
+    Adrs a4[W];
+    u8 scratch[W][n] = {};
+    auto take = [&](std::size_t q) {
       while (next < len && msg[next] == w - 1) ++next;  // chains with no step left
       if (next == len) {
         chain_of[q] = -1;
@@ -125,11 +135,11 @@ struct Slh {
       a4[q].setChainAddress(next);
       ++next;
     };
-    for (int q = 0; q < 4; ++q) take(q);
+    for (std::size_t q = 0; q < W; ++q) take(q);
     for (;;) {
-      u8* io[4];
+      u8* io[W];
       bool any = false;
-      for (int q = 0; q < 4; ++q) {
+      for (std::size_t q = 0; q < W; ++q) {
         if (chain_of[q] < 0) {
           io[q] = scratch[q];
           a4[q] = adrs;
@@ -140,8 +150,8 @@ struct Slh {
         io[q] = tmp + static_cast<std::size_t>(chain_of[q]) * n;
       }
       if (!any) break;
-      hs.F_x4_public(a4, io);  // chain values recomputed from a signature are public
-      for (int q = 0; q < 4; ++q)
+      hs.F_xw_public(a4, io, io);  // chain values recomputed from a signature are public
+      for (std::size_t q = 0; q < W; ++q)
         if (chain_of[q] >= 0 && ++j[q] == end[q]) take(q);
     }
   }
@@ -153,7 +163,7 @@ struct Slh {
     u8 tmp[len * n];
     if constexpr (requires { Hs::kParallelChains; }) {
       std::memcpy(tmp, sig, len * n);
-      chains_x4(hs, tmp, msg, adrs);
+      chains_xw(hs, tmp, msg, adrs);
     } else {
       for (std::uint32_t i = 0; i < len; ++i) {
         adrs.setChainAddress(i);
@@ -174,13 +184,17 @@ struct Slh {
   template <class Leaf4Fn>
   static void treehash(const Hs& hs, unsigned z, std::uint32_t offset, std::uint32_t target, Adrs& node_adrs,
                        Leaf4Fn&& leaf4, u8* auth, u8* root) noexcept {
+    if constexpr (requires(const Hs& h, const Adrs* ad, u8* const* io) { h.H_xw(ad, io, io); }) {
+      treehash_chunked(hs, z, offset, target, node_adrs, leaf4, auth, root);
+      return;
+    }
     u8 stack[(max_height + 1) * n];
     unsigned heights[max_height + 1];
-    u8 leaves[4 * n];
+    u8 leaves[W * n];
     std::size_t sp = 0;
-    for (std::uint32_t i0 = 0; i0 < (std::uint32_t{1} << z); i0 += 4) {
+    for (std::uint32_t i0 = 0; i0 < (std::uint32_t{1} << z); i0 += W) {
       leaf4(i0, leaves);
-      for (std::uint32_t q = 0; q < 4; ++q) {
+      for (std::uint32_t q = 0; q < W; ++q) {
         const std::uint32_t i = i0 + q;
         std::memcpy(stack + sp * n, leaves + q * n, n);
         heights[sp] = 0;
@@ -197,6 +211,81 @@ struct Slh {
           --sp;
           if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
         }
+      }
+    }
+    std::memcpy(root, stack, n);
+  }
+
+  // treehash for a family with a batched H (H_xw): the leaves come in chunks of up to 8·W (a
+  // whole subtree of height cz); each chunk is reduced level by level with the W-lane H (a level
+  // with fewer than W/2 nodes uses the single H), and its root enters the stack at height cz.
+  // Same nodes, addresses and authentication path as the one-leaf-at-a-time form above.
+  template <class LeafFn>
+  static void treehash_chunked(const Hs& hs, unsigned z, std::uint32_t offset, std::uint32_t target,
+                               Adrs& node_adrs, LeafFn&& leafw, u8* auth, u8* root) noexcept {
+    constexpr unsigned kMaxChunkLog = std::countr_zero(W) + 3;
+    const unsigned cz = z < kMaxChunkLog ? z : kMaxChunkLog;
+    const std::uint32_t chunk = std::uint32_t{1} << cz;
+    u8 nodes[(std::size_t{1} << kMaxChunkLog) * n];
+    u8 stack[(max_height + 1) * n];
+    unsigned heights[max_height + 1];
+    std::size_t sp = 0;
+    Adrs aw[W];
+    u8 scratch[W][2 * n] = {};  // idle lanes hash zeros
+    for (std::uint32_t c0 = 0; c0 < (std::uint32_t{1} << z); c0 += chunk) {
+      for (std::uint32_t i0 = 0; i0 < chunk; i0 += W) leafw(c0 + i0, nodes + i0 * n);
+      if (auth && (target ^ 1u) >= c0 && (target ^ 1u) < c0 + chunk)  // target is public (in the signature)
+        std::memcpy(auth, nodes + ((target ^ 1u) - c0) * n, n);
+      std::uint32_t cnt = chunk;
+      for (unsigned h = 1; h <= cz; ++h) {
+        cnt >>= 1;
+        const std::uint32_t base = c0 >> h;  // index of the chunk's first node at height h
+        for (std::uint32_t j0 = 0; j0 < cnt; j0 += W) {
+          const std::uint32_t lanes = cnt - j0 < W ? cnt - j0 : std::uint32_t(W);
+          if (lanes >= W / 2) {
+            // Node j from children 2j, 2j+1, written over node j: one H_xw reads every input
+            // before it writes an output, and later batches read only positions ≥ 2(j0 + W).
+            u8* io[W];
+            for (std::uint32_t q = 0; q < W; ++q) {
+              aw[q] = node_adrs;
+              aw[q].setTreeHeight(h);
+              if (q < lanes) {
+                aw[q].setTreeIndex((offset >> h) + base + j0 + q);
+                io[q] = nodes + 2 * (j0 + q) * n;
+              } else {
+                io[q] = scratch[q];  // idle lane: result discarded
+              }
+            }
+            u8* out[W];
+            for (std::uint32_t q = 0; q < W; ++q) out[q] = q < lanes ? nodes + (j0 + q) * n : scratch[q];
+            hs.H_xw(aw, io, out);
+          } else {
+            for (std::uint32_t q = 0; q < lanes; ++q) {
+              node_adrs.setTreeHeight(h);
+              node_adrs.setTreeIndex((offset >> h) + base + j0 + q);
+              hs.H(node_adrs, nodes + 2 * (j0 + q) * n, nodes + (j0 + q) * n);
+            }
+          }
+        }
+        if (auth && h < z) {
+          const std::uint32_t sib = (target >> h) ^ 1u;
+          if (sib >= base && sib < base + cnt) std::memcpy(auth + h * n, nodes + (sib - base) * n, n);
+        }
+      }
+      // The chunk root at height cz, index c0 >> cz, joins the stack (the form above, from height cz).
+      std::memcpy(stack + sp * n, nodes, n);
+      heights[sp] = cz;
+      ++sp;
+      std::uint32_t idx = c0 >> cz;
+      while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
+        unsigned ht = heights[sp - 1] + 1;
+        idx >>= 1;
+        node_adrs.setTreeHeight(ht);
+        node_adrs.setTreeIndex((offset >> ht) + idx);
+        hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
+        heights[sp - 2] = ht;
+        --sp;
+        if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
       }
     }
     std::memcpy(root, stack, n);
@@ -235,10 +324,9 @@ struct Slh {
     leaf_adrs.setTypeAndClear(WOTS_HASH);
     Adrs node_adrs = adrs;
     node_adrs.setTypeAndClear(TREE);
-    static_assert(hp >= 2, "leaves are produced four at a time");
     auto leaf4 = [&](std::uint32_t i0, u8* out) {
       // idx is public (it is part of the signature)
-      const int signed_lane = (m && idx >= i0 && idx < i0 + 4) ? int(idx - i0) : -1;
+      const int signed_lane = (m && idx >= i0 && idx < i0 + W) ? int(idx - i0) : -1;
       wots_pkGen(hs, leaf_adrs, i0, out, digits, signed_lane, sig_xmss);
     };
     treehash(hs, unsigned(hp), 0, m ? idx : ~std::uint32_t{0}, node_adrs, leaf4, m ? sig_xmss + len * n : nullptr,
@@ -313,11 +401,11 @@ struct Slh {
       const std::uint32_t offset = i << a;
       u8* s = sig_fors + i * (1 + a) * n;
       fors_skGen(hs, adrs, offset + indices[i], s);
-      // Leaves j..j+3: F(PK.seed, ADRS(height 0, index), fors_skGen(index)) (Algorithm 15 lines 1–5).
+      // Leaves j..j+W−1: F(PK.seed, ADRS(height 0, index), fors_skGen(index)) (Algorithm 15 lines 1–5).
       auto leaf4 = [&](std::uint32_t j, u8* out) {
-        Adrs sk_adrs[4], leaf_adrs[4];
-        u8* o[4];
-        for (std::uint32_t q = 0; q < 4; ++q) {
+        Adrs sk_adrs[W], leaf_adrs[W];
+        u8* o[W];
+        for (std::uint32_t q = 0; q < W; ++q) {
           sk_adrs[q] = adrs;
           sk_adrs[q].setTypeAndClear(FORS_PRF);
           sk_adrs[q].setKeyPairAddress(adrs.getKeyPairAddress());
@@ -327,8 +415,8 @@ struct Slh {
           leaf_adrs[q].setTreeIndex(offset + j + q);
           o[q] = out + q * n;
         }
-        hs.PRF_x4(sk_adrs, o);
-        hs.F_x4(leaf_adrs, o);
+        hs.PRF_xw(sk_adrs, o);
+        hs.F_xw(leaf_adrs, o);
       };
       treehash(hs, unsigned(a), offset, indices[i], node_adrs, leaf4, s + n, roots + i * n);
     }
@@ -345,7 +433,43 @@ struct Slh {
     base_2b(md, unsigned(a), k, indices);
     u8 roots[k * n];
     Adrs adrs = adrs_in;
-    for (std::uint32_t i = 0; i < k; ++i) {
+    std::uint32_t i = 0;
+    if constexpr (requires(const Hs& h, const Adrs* ad, const u8* const* in, u8* const* out) {
+                    h.H_xw_public(ad, in, out);
+                  }) {
+      // W trees at a time: their leaves with one F_xw, then each height with one H_xw (all public).
+      for (; i + W <= k; i += W) {
+        Adrs aw[W];
+        const u8* in[W];
+        u8* out[W];
+        u8 buf[W][2 * n];
+        std::uint32_t idx[W];
+        for (std::size_t q = 0; q < W; ++q) {
+          const u8* s = sig_fors + (i + q) * (1 + a) * n;
+          idx[q] = ((i + std::uint32_t(q)) << a) + indices[i + q];
+          aw[q] = adrs;
+          aw[q].setTreeHeight(0);
+          aw[q].setTreeIndex(idx[q]);
+          in[q] = s;
+          out[q] = roots + (i + q) * n;
+        }
+        hs.F_xw_public(aw, in, out);
+        for (std::size_t j = 0; j < a; ++j) {
+          for (std::size_t q = 0; q < W; ++q) {
+            const u8* auth = sig_fors + (i + q) * (1 + a) * n + n + j * n;
+            const bool right = (idx[q] & 1) != 0;  // public (from the message digest)
+            std::memcpy(buf[q] + (right ? n : 0), out[q], n);
+            std::memcpy(buf[q] + (right ? 0 : n), auth, n);
+            idx[q] >>= 1;
+            aw[q].setTreeHeight(std::uint32_t(j + 1));
+            aw[q].setTreeIndex(idx[q]);
+            in[q] = buf[q];
+          }
+          hs.H_xw_public(aw, in, out);
+        }
+      }
+    }
+    for (; i < k; ++i) {
       const u8* s = sig_fors + i * (1 + a) * n;
       const std::uint32_t idx = (i << a) + indices[i];
       adrs.setTreeHeight(0);
