@@ -20,7 +20,7 @@ if [ ! -f "$LIBOQS_DIR/liboqsConfig.cmake" ]; then
   exit 2
 fi
 if [ -z "${NO_BUILD:-}" ]; then  # NO_BUILD=1: use $BUILD/bench/compare/pqsig_vs_liboqs as it is
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPQSIG_BUILD_TESTS=OFF -DPQSIG_BUILD_BENCH=OFF \
+  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPQSIG_BUILD_TESTS=OFF -DPQSIG_BUILD_BENCH=ON \
     -DPQSIG_BUILD_TOOLS=OFF -Dliboqs_DIR="$LIBOQS_DIR" >/dev/null
   cmake --build "$BUILD" -j2 --target pqsig_vs_liboqs >/dev/null
 fi
