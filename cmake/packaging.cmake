@@ -16,11 +16,6 @@ endif()
 target_compile_features(pqsig INTERFACE cxx_std_20)
 set_target_properties(pqsig PROPERTIES EXPORT_NAME pqsig_static)
 
-# Build facts for pqsig::build_info() (`pqsig --version`), on that one file only.
-string(TOUPPER "${CMAKE_BUILD_TYPE}" _pqsig_bt)
-set_source_files_properties(src/common/build_info.cpp PROPERTIES COMPILE_DEFINITIONS
-  "PQSIG_GIT_COMMIT=\"${PQSIG_GIT_COMMIT}\";PQSIG_CXX_COMPILER=\"${CMAKE_CXX_COMPILER_ID} ${CMAKE_CXX_COMPILER_VERSION}\";PQSIG_BUILD_TYPE=\"${CMAKE_BUILD_TYPE}\"")
-
 # ---------------------------------------------------------------- libpqsig.so
 # The whole static archive linked into a shared object. Only the public API is exported: a
 # version script generated from the archive's symbols (cmake/pqsig_exports.cmake) keeps namespace

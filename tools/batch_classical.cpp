@@ -28,7 +28,7 @@ const SuiteInfo* suite_of(std::string_view alg) {
   return *s;
 }
 
-bool handles(std::string_view alg) { return suite_of(alg) != nullptr; }
+bool classical_handles(std::string_view alg) { return suite_of(alg) != nullptr; }
 
 [[noreturn]] void fail(const Error& e) { throw BadRequest(e.what()); }
 
@@ -154,7 +154,7 @@ json verify(const json& req, const SuiteInfo& s) {
   return json{{"ok", false}, {"reason", st.error().what()}};
 }
 
-json handle(const json& req) {
+json classical_handle(const json& req) {
   const SuiteInfo* s = suite_of(str_field(req, "alg"));
   if (!s) throw BadRequest("unknown alg");
   const std::string op = str_field(req, "op");
@@ -166,7 +166,7 @@ json handle(const json& req) {
 }  // namespace
 
 const Family& classical_family() {
-  static const Family f{"classical", &handles, &handle};
+  static const Family f{"classical", &classical_handles, &classical_handle};
   return f;
 }
 }  // namespace pqsig::cli::batch

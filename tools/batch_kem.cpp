@@ -40,7 +40,7 @@ T take(Result<T> r) {
   return std::move(r.value());
 }
 
-bool handles(std::string_view alg) { return kem_suite(alg) != nullptr; }
+bool kem_handles(std::string_view alg) { return kem_suite(alg) != nullptr; }
 
 json keygen(const SuiteInfo& s, const json& req) {
   if (auto ps = mlkem_set(s)) {
@@ -90,7 +90,7 @@ json decaps(const SuiteInfo& s, const json& req) {
   return json{{"k", to_hex_str(k.span())}};
 }
 
-json handle(const json& req) {
+json kem_handle(const json& req) {
   const std::string alg = str_field(req, "alg");
   const SuiteInfo* s = kem_suite(alg);
   if (!s) throw BadRequest("unknown KEM alg \"" + alg + "\"");
@@ -103,7 +103,7 @@ json handle(const json& req) {
 }  // namespace
 
 const Family& kem_family() {
-  static const Family f{"kem", &handles, &handle};
+  static const Family f{"kem", &kem_handles, &kem_handle};
   return f;
 }
 }  // namespace pqsig::cli::batch

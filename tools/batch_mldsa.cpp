@@ -12,7 +12,7 @@
 namespace pqsig::cli::batch {
 namespace {
 
-bool handles(std::string_view alg) { return alg == "ml-dsa-44" || alg == "ml-dsa-65" || alg == "ml-dsa-87"; }
+bool mldsa_handles(std::string_view alg) { return alg == "ml-dsa-44" || alg == "ml-dsa-65" || alg == "ml-dsa-87"; }
 
 mldsa::Level level(const json& req) {
   auto lv = mldsa::level_from_name(str_field(req, "alg"));
@@ -21,15 +21,15 @@ mldsa::Level level(const json& req) {
 }
 
 // What is signed / verified: μ, M′ (internal interface) or M with options (external interface).
-struct Input {
+struct MldsaInput {
   enum Kind { mu, mprime, message } kind = message;
   bytes data;
   bytes ctx;
   mldsa::Options opt;
 };
 
-Input parse_input(const json& req) {
-  Input in;
+MldsaInput parse_mldsa_input(const json& req) {
+  MldsaInput in;
   const bool internal = internal_interface(req);
   const bool has_msg = req.contains("msg") && !req["msg"].is_null();
   const bool has_mu = req.contains("mu") && !req["mu"].is_null();
@@ -38,7 +38,7 @@ Input parse_input(const json& req) {
   auto ph = opt_str_field(req, "prehash");
   if (has_mu) {
     if (ctx || ph) throw BadRequest("\"ctx\" and \"prehash\" do not apply to \"mu\"");
-    in.kind = Input::mu;
+    in.kind = MldsaInput::mu;
     in.data = hex_field(req, "mu");
     need_len("mu", in.data, mldsa::kMuBytes);
     return in;
@@ -46,10 +46,10 @@ Input parse_input(const json& req) {
   in.data = hex_field(req, "msg");
   if (internal) {
     if (ctx || ph) throw BadRequest("\"ctx\" and \"prehash\" do not apply to the internal interface");
-    in.kind = Input::mprime;
+    in.kind = MldsaInput::mprime;
     return in;
   }
-  in.kind = Input::message;
+  in.kind = MldsaInput::message;
   if (ctx) {
     if (ctx->size() > mldsa::kMaxContext)
       throw BadRequest("field \"ctx\" must be at most 255 bytes, got " + std::to_string(ctx->size()));
@@ -99,7 +99,7 @@ json sign(const json& req, mldsa::Level lv) {
     sk = SecretBytes(*skf);
     secure_zero(skf->data(), skf->size());
   }
-  Input in = parse_input(req);
+  MldsaInput in = parse_mldsa_input(req);
   auto rnd_field = opt_hex_field(req, "rnd");
   bytes rnd(mldsa::kRndBytes, 0);
   if (rnd_field) {
@@ -111,9 +111,9 @@ json sign(const json& req, mldsa::Level lv) {
   bytes sig(p.sig_bytes);
   Status st;
   switch (in.kind) {
-    case Input::mu: st = mldsa::sign_mu(lv, sk.span(), in.data, rnd, sig); break;
-    case Input::mprime: st = mldsa::sign_internal(lv, sk.span(), in.data, rnd, sig); break;
-    case Input::message:
+    case MldsaInput::mu: st = mldsa::sign_mu(lv, sk.span(), in.data, rnd, sig); break;
+    case MldsaInput::mprime: st = mldsa::sign_internal(lv, sk.span(), in.data, rnd, sig); break;
+    case MldsaInput::message:
       in.opt.ctx = in.ctx;
       in.opt.rnd = rnd.data();
       st = mldsa::sign(lv, sk.span(), in.data, sig, in.opt);
@@ -129,12 +129,12 @@ json verify(const json& req, mldsa::Level lv) {
   bytes pk = hex_field(req, "pk");
   need_len("pk", pk, p.pk_bytes);
   bytes sig = hex_field(req, "sig");
-  Input in = parse_input(req);
+  MldsaInput in = parse_mldsa_input(req);
   Status st;
   switch (in.kind) {
-    case Input::mu: st = mldsa::verify_mu(lv, pk, in.data, sig); break;
-    case Input::mprime: st = mldsa::verify_internal(lv, pk, in.data, sig); break;
-    case Input::message:
+    case MldsaInput::mu: st = mldsa::verify_mu(lv, pk, in.data, sig); break;
+    case MldsaInput::mprime: st = mldsa::verify_internal(lv, pk, in.data, sig); break;
+    case MldsaInput::message:
       in.opt.ctx = in.ctx;
       st = mldsa::verify(lv, pk, in.data, sig, in.opt);
       break;
@@ -143,7 +143,7 @@ json verify(const json& req, mldsa::Level lv) {
   return json{{"ok", false}, {"reason", st.error().what()}};
 }
 
-json handle(const json& req) {
+json mldsa_handle(const json& req) {
   const mldsa::Level lv = level(req);
   const std::string op = str_field(req, "op");
   if (op == "keygen") return keygen(req, lv);
@@ -154,7 +154,7 @@ json handle(const json& req) {
 }  // namespace
 
 const Family& mldsa_family() {
-  static const Family f{"mldsa", &handles, &handle};
+  static const Family f{"mldsa", &mldsa_handles, &mldsa_handle};
   return f;
 }
 }  // namespace pqsig::cli::batch

@@ -14,7 +14,7 @@
 namespace pqsig::cli::batch {
 namespace {
 
-bool handles(std::string_view alg) {
+bool slhdsa_handles(std::string_view alg) {
   for (const auto& pi : slhdsa::all_param_sets())
     if (alg == pi.suite_id) return true;
   return false;
@@ -26,15 +26,15 @@ slhdsa::ParamSet param_set(const json& req) {
   return *p;
 }
 
-struct Input {
+struct SlhdsaInput {
   bool internal = false;
   bytes msg;
   bytes ctx;
   std::optional<hash::PreHash> prehash;
 };
 
-Input parse_input(const json& req) {
-  Input in;
+SlhdsaInput parse_slhdsa_input(const json& req) {
+  SlhdsaInput in;
   in.internal = internal_interface(req);
   in.msg = hex_field(req, "msg");
   auto ctx = opt_hex_field(req, "ctx");
@@ -94,7 +94,7 @@ json sign(const json& req, slhdsa::ParamSet p) {
   need_len("sk", skf, pi.sk_bytes);
   SecretBytes sk(skf);
   secure_zero(skf.data(), skf.size());
-  Input in = parse_input(req);
+  SlhdsaInput in = parse_slhdsa_input(req);
   auto rnd = opt_hex_field(req, "rnd");
   const bool det = opt_bool_field(req, "deterministic", false);
   if (rnd && det) throw BadRequest("\"rnd\" and \"deterministic\":true are exclusive");
@@ -117,7 +117,7 @@ json verify(const json& req, slhdsa::ParamSet p) {
   bytes pk = hex_field(req, "pk");
   need_len("pk", pk, pi.pk_bytes);
   bytes sig = hex_field(req, "sig");
-  Input in = parse_input(req);
+  SlhdsaInput in = parse_slhdsa_input(req);
   Status st = in.internal    ? slhdsa::slh_verify_internal(p, in.msg, sig, pk)
               : in.prehash ? slhdsa::hash_slh_verify(p, in.msg, sig, in.ctx, *in.prehash, pk)
                            : slhdsa::slh_verify(p, in.msg, sig, in.ctx, pk);
@@ -125,7 +125,7 @@ json verify(const json& req, slhdsa::ParamSet p) {
   return json{{"ok", false}, {"reason", st.error().what()}};
 }
 
-json handle(const json& req) {
+json slhdsa_handle(const json& req) {
   const slhdsa::ParamSet p = param_set(req);
   const std::string op = str_field(req, "op");
   if (op == "keygen") return keygen(req, p);
@@ -136,7 +136,7 @@ json handle(const json& req) {
 }  // namespace
 
 const Family& slhdsa_family() {
-  static const Family f{"slhdsa", &handles, &handle};
+  static const Family f{"slhdsa", &slhdsa_handles, &slhdsa_handle};
   return f;
 }
 }  // namespace pqsig::cli::batch

@@ -153,7 +153,10 @@ std::string shell_tables(const std::map<std::string, Node>& nodes, bool with_des
   };
   auto words = [](const std::vector<std::string>& v) {
     std::string o;
-    for (const auto& x : v) o += (o.empty() ? "" : " ") + sh_quote(x);
+    for (const auto& x : v) {
+      if (!o.empty()) o += ' ';
+      o += sh_quote(x);
+    }
     return o.empty() ? std::string("''") : o;
   };
   std::string out;
@@ -161,7 +164,10 @@ std::string shell_tables(const std::map<std::string, Node>& nodes, bool with_des
     std::vector<std::string> v;
     for (const auto& s : n.subs) v.push_back(s.first);
     std::string w;
-    for (const auto& x : v) w += (w.empty() ? "" : " ") + x;
+    for (const auto& x : v) {
+      if (!w.empty()) w += ' ';
+      w += x;
+    }
     return sh_quote(w);
   });
   out += table("_pqsig_opts", [&](const Node& n) {

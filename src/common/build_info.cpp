@@ -1,5 +1,7 @@
-// pqsig::build_info(): build facts (set on this one file by the build) and the CPU features the
-// run-time dispatch (src/common/cpu.hpp) selects on this machine.
+// pqsig::build_info(): build facts (set on this one file by the build, so a new commit recompiles
+// one file) and the CPU features the run-time dispatch (src/common/cpu.hpp) selects on this
+// machine. The single source of the build facts: `pqsig --version` and the environment record of
+// `pqsig price` (src/price/environment.cpp) both read them from here.
 #include "pqsig/build_info.hpp"
 
 #include "common/cpu.hpp"
@@ -13,6 +15,9 @@
 #ifndef PQSIG_BUILD_TYPE
 #define PQSIG_BUILD_TYPE "unknown"
 #endif
+#ifndef PQSIG_CXX_FLAGS
+#define PQSIG_CXX_FLAGS ""
+#endif
 #ifndef PQSIG_VERSION_STRING
 #define PQSIG_VERSION_STRING "unknown"
 #endif
@@ -25,6 +30,7 @@ BuildInfo build_info() {
   b.commit = PQSIG_GIT_COMMIT;
   b.compiler = PQSIG_CXX_COMPILER;
   b.build_type = PQSIG_BUILD_TYPE;
+  b.cxx_flags = PQSIG_CXX_FLAGS;
 #if defined(PQSIG_PORTABLE)
   b.portable = true;
 #endif

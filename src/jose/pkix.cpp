@@ -33,7 +33,7 @@ const OidRow* row_for(const SuiteInfo& s) {
   return nullptr;
 }
 
-Error bad(std::string m) { return Error{Errc::invalid_encoding, std::move(m)}; }
+Error pkix_bad(std::string m) { return Error{Errc::invalid_encoding, std::move(m)}; }
 
 bytes algorithm_identifier(const OidRow& r) {
   bytes o = der::oid(r.oid);
@@ -49,7 +49,7 @@ Result<const OidRow*> parse_algorithm(byte_span contents) {
   if (!dotted) return dotted.error();
   for (const auto& row : kOids) {
     if (row.oid != *dotted) continue;
-    if (!r.empty()) return bad("AlgorithmIdentifier: parameters must be absent");
+    if (!r.empty()) return pkix_bad("AlgorithmIdentifier: parameters must be absent");
     return &row;
   }
   return Error{Errc::unknown_suite, "no suite for algorithm OID " + *dotted};
@@ -145,7 +145,7 @@ Result<LoadedKey> load_spki_der(byte_span in) {
   auto bits = r.expect(der::tag::bit_string, "subjectPublicKey");
   if (!bits) return bits.error();
   if (auto s = r.finish("SubjectPublicKeyInfo"); !s) return s.error();
-  if (bits->contents.empty() || bits->contents[0] != 0) return bad("SPKI: BIT STRING with unused bits");
+  if (bits->contents.empty() || bits->contents[0] != 0) return pkix_bad("SPKI: BIT STRING with unused bits");
   auto suite = find_suite((*row)->suite);
   if (!suite) return suite.error();
   auto pk = bits->contents.subspan(1);
@@ -164,7 +164,7 @@ Result<LoadedKey> load_pkcs8_der(byte_span in) {
   if (!ver) return ver.error();
   auto v = der::parse_small_uint(ver->contents);
   if (!v) return v.error();
-  if (*v > 1) return bad("PKCS#8: unsupported version");
+  if (*v > 1) return pkix_bad("PKCS#8: unsupported version");
   auto alg = r.expect(der::tag::sequence, "privateKeyAlgorithm");
   if (!alg) return alg.error();
   auto row = parse_algorithm(alg->contents);
@@ -174,10 +174,10 @@ Result<LoadedKey> load_pkcs8_der(byte_span in) {
   if (r.peek_tag() == der::tag::ctx0_cons) return Error{Errc::unsupported, "PKCS#8: attributes are not supported"};
   bytes given_pub;
   if (r.peek_tag() == der::tag::ctx1_prim) {  // publicKey [1] IMPLICIT BIT STRING, v2 only
-    if (*v != 1) return bad("PKCS#8: publicKey requires version 1");
+    if (*v != 1) return pkix_bad("PKCS#8: publicKey requires version 1");
     auto pkb = r.next();
     if (!pkb) return pkb.error();
-    if (pkb->contents.empty() || pkb->contents[0] != 0) return bad("PKCS#8: bad publicKey BIT STRING");
+    if (pkb->contents.empty() || pkb->contents[0] != 0) return pkix_bad("PKCS#8: bad publicKey BIT STRING");
     given_pub.assign(pkb->contents.begin() + 1, pkb->contents.end());
   }
   if (auto s = r.finish("OneAsymmetricKey"); !s) return s.error();
@@ -206,7 +206,7 @@ Result<LoadedKey> load_pkcs8_der(byte_span in) {
     seed.emplace(sd->contents);
     expanded = ex->contents;
   } else {
-    return bad("PKCS#8: unknown private key form");
+    return pkix_bad("PKCS#8: unknown private key form");
   }
   if (seed && seed->size() != (*row)->seed_len) return Error{Errc::invalid_length, "PKCS#8: wrong seed length"};
   if (!expanded.empty() && expanded.size() != s.expanded_key_size)

@@ -1,4 +1,5 @@
-// `pqsig price` environment record: CPU, cores, compiler and flags, version, commit, OS, governor, date.
+// `pqsig price` environment record: CPU, cores, compiler and flags, version, commit (build facts from
+// pqsig::build_info()), OS, governor, date.
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -11,20 +12,8 @@
 #include <sstream>
 #include <thread>
 
+#include "pqsig/build_info.hpp"
 #include "pqsig/price.hpp"
-
-#ifndef PQSIG_GIT_COMMIT
-#define PQSIG_GIT_COMMIT "unknown"
-#endif
-#ifndef PQSIG_CXX_COMPILER
-#define PQSIG_CXX_COMPILER "unknown"
-#endif
-#ifndef PQSIG_CXX_FLAGS
-#define PQSIG_CXX_FLAGS ""
-#endif
-#ifndef PQSIG_BUILD_TYPE
-#define PQSIG_BUILD_TYPE ""
-#endif
 
 namespace pqsig::price {
 
@@ -74,11 +63,13 @@ Environment capture_environment() {
   if (!pretty.empty()) e.os += " (" + pretty + ")";
   e.governor = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
   if (e.governor.empty()) e.governor = "not readable";
-  e.compiler = PQSIG_CXX_COMPILER;
-  e.cxx_flags = trim(PQSIG_CXX_FLAGS);
-  e.build_type = PQSIG_BUILD_TYPE;
-  e.version = std::string(version());
-  e.commit = PQSIG_GIT_COMMIT;
+  // Build facts: one source for `pqsig --version` and this record (src/common/build_info.cpp).
+  const BuildInfo b = build_info();
+  e.compiler = b.compiler;
+  e.cxx_flags = trim(b.cxx_flags);
+  e.build_type = b.build_type;
+  e.version = b.version;
+  e.commit = b.commit;
   std::time_t t = std::time(nullptr);
   std::tm tm{};
   gmtime_r(&t, &tm);

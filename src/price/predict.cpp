@@ -21,24 +21,24 @@ namespace {
 
 constexpr int kMaxDepth = 8;
 
-struct Bad {
+struct PredictError {
   Errc code;
   std::string msg;
 };
 
-[[noreturn]] void fail(Errc c, const std::string& path, const std::string& what) {
-  throw Bad{c, "prediction: " + path + ": " + what};
+[[noreturn]] void predict_fail(Errc c, const std::string& path, const std::string& what) {
+  throw PredictError{c, "prediction: " + path + ": " + what};
 }
 
-void check_keys(const json& o, const std::string& path, std::initializer_list<const char*> allowed) {
-  if (!o.is_object()) fail(Errc::invalid_encoding, path.empty() ? "(top level)" : path, "must be an object");
+void check_predict_keys(const json& o, const std::string& path, std::initializer_list<const char*> allowed) {
+  if (!o.is_object()) predict_fail(Errc::invalid_encoding, path.empty() ? "(top level)" : path, "must be an object");
   for (auto it = o.begin(); it != o.end(); ++it) {
     bool ok = false;
     for (auto* a : allowed) ok = ok || it.key() == a;
     if (!ok) {
       std::string list;
       for (auto* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
-      fail(Errc::invalid_encoding, (path.empty() ? "" : path + ".") + it.key(), "unknown key (allowed: " + list + ")");
+      predict_fail(Errc::invalid_encoding, (path.empty() ? "" : path + ".") + it.key(), "unknown key (allowed: " + list + ")");
     }
   }
 }
@@ -82,66 +82,66 @@ Result<Prediction> prediction_from_json(std::string_view text, const Workload& w
   try {
     Prediction p;
     p.text = std::string(text);
-    check_keys(j, "", {"version", "note", "suites"});
+    check_predict_keys(j, "", {"version", "note", "suites"});
     if (j.contains("version") && !(j["version"].is_number_integer() && j["version"].get<std::int64_t>() == 1))
-      fail(Errc::invalid_argument, "version", "must be 1");
+      predict_fail(Errc::invalid_argument, "version", "must be 1");
     if (j.contains("note")) {
-      if (!j["note"].is_string()) fail(Errc::invalid_encoding, "note", "must be a string");
+      if (!j["note"].is_string()) predict_fail(Errc::invalid_encoding, "note", "must be a string");
       p.note = j["note"].get<std::string>();
       if (p.note.size() > kPredictionMaxNote)
-        fail(Errc::invalid_argument, "note", "longer than " + std::to_string(kPredictionMaxNote) + " bytes");
+        predict_fail(Errc::invalid_argument, "note", "longer than " + std::to_string(kPredictionMaxNote) + " bytes");
     }
-    if (!j.contains("suites")) fail(Errc::invalid_encoding, "suites", "is required");
+    if (!j.contains("suites")) predict_fail(Errc::invalid_encoding, "suites", "is required");
     const json& ss = j["suites"];
-    if (!ss.is_object()) fail(Errc::invalid_encoding, "suites", "must be an object keyed by suite id");
+    if (!ss.is_object()) predict_fail(Errc::invalid_encoding, "suites", "must be an object keyed by suite id");
     for (auto it = ss.begin(); it != ss.end(); ++it) {
       const std::string sp = "suites." + it.key();
       auto info = parse_suite_ref(it.key());
-      if (!info) fail(Errc::unknown_suite, sp, info.error().message);
+      if (!info) predict_fail(Errc::unknown_suite, sp, info.error().message);
       const SuiteInfo& s = **info;
       const std::string id(s.id);
-      check_keys(it.value(), sp, {"median_us", "verdicts"});
+      check_predict_keys(it.value(), sp, {"median_us", "verdicts"});
       if (it.value().contains("median_us")) {
         const json& m = it.value()["median_us"];
         const auto ops = ops_of(s);
-        if (!m.is_object()) fail(Errc::invalid_encoding, sp + ".median_us", "must be an object keyed by operation");
+        if (!m.is_object()) predict_fail(Errc::invalid_encoding, sp + ".median_us", "must be an object keyed by operation");
         for (auto o = m.begin(); o != m.end(); ++o) {
           const std::string op = sp + ".median_us." + o.key();
           bool known = false;
           std::string list;
           for (const auto& x : ops) known = known || x == o.key(), list += (list.empty() ? "" : ", ") + x;
-          if (!known) fail(Errc::invalid_argument, op, "not an operation of " + id + " (" + list + ")");
+          if (!known) predict_fail(Errc::invalid_argument, op, "not an operation of " + id + " (" + list + ")");
           if (o.value().is_null()) continue;
-          if (!o.value().is_number()) fail(Errc::invalid_encoding, op, "must be a number of microseconds or null");
+          if (!o.value().is_number()) predict_fail(Errc::invalid_encoding, op, "must be a number of microseconds or null");
           const double us = o.value().get<double>();
           if (!std::isfinite(us) || !(us > 0) || us > 1e9)
-            fail(Errc::invalid_argument, op, "out of range (0, 1e9] microseconds: " + o.value().dump());
+            predict_fail(Errc::invalid_argument, op, "out of range (0, 1e9] microseconds: " + o.value().dump());
           p.medians.push_back({id, o.key(), us * 1e3});
         }
       }
       if (it.value().contains("verdicts")) {
         const json& v = it.value()["verdicts"];
-        if (!v.is_object()) fail(Errc::invalid_encoding, sp + ".verdicts", "must be an object keyed by surface");
-        if (s.cls == SuiteClass::kem && !v.empty()) fail(Errc::invalid_argument, sp + ".verdicts", "a KEM has no surfaces");
+        if (!v.is_object()) predict_fail(Errc::invalid_encoding, sp + ".verdicts", "must be an object keyed by surface");
+        if (s.cls == SuiteClass::kem && !v.empty()) predict_fail(Errc::invalid_argument, sp + ".verdicts", "a KEM has no surfaces");
         for (auto o = v.begin(); o != v.end(); ++o) {
           const std::string vp = sp + ".verdicts." + o.key();
           const bool headers = o.key() == "headers";
           bool known = headers;
           std::string list;
           for (const auto& sf : w.surfaces) known = known || sf.name == o.key(), list += sf.name + ", ";
-          if (!known) fail(Errc::invalid_argument, vp, "not a surface of the workload (" + list + "headers)");
+          if (!known) predict_fail(Errc::invalid_argument, vp, "not a surface of the workload (" + list + "headers)");
           if (o.value().is_null()) continue;
-          if (!o.value().is_string()) fail(Errc::invalid_encoding, vp, "must be a string or null");
+          if (!o.value().is_string()) predict_fail(Errc::invalid_encoding, vp, "must be a string or null");
           const std::string word = o.value().get<std::string>();
           if (headers ? (word != "fits" && word != "431") : (word != "fits" && word != "tail" && word != "over"))
-            fail(Errc::invalid_argument, vp,
+            predict_fail(Errc::invalid_argument, vp,
                  headers ? "must be \"fits\" or \"431\"" : "must be \"fits\", \"tail\" (p90 over) or \"over\"");
           p.verdicts.push_back({id, o.key(), word});
         }
       }
     }
     return p;
-  } catch (const Bad& b) {
+  } catch (const PredictError& b) {
     return Error{b.code, b.msg};
   } catch (const json::exception& e) {
     return Error{Errc::invalid_encoding, std::string("prediction: ") + e.what()};

@@ -13,8 +13,8 @@ namespace pqsig::price {
 
 namespace {
 
-std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
-std::string fmt(const char* f, ...) {
+std::string html_fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
+std::string html_fmt(const char* f, ...) {
   char buf[2048];
   va_list ap;
   va_start(ap, f);
@@ -47,11 +47,11 @@ std::string html_ns(double ns) {
 }
 
 
-std::string ms(double v) {
-  if (v < 0.1) return fmt("%.3f", v);
-  if (v < 10) return fmt("%.2f", v);
-  if (v < 1000) return fmt("%.1f", v);
-  return fmt("%.0f", v);
+std::string html_ms(double v) {
+  if (v < 0.1) return html_fmt("%.3f", v);
+  if (v < 10) return html_fmt("%.2f", v);
+  if (v < 1000) return html_fmt("%.1f", v);
+  return html_fmt("%.0f", v);
 }
 
 struct Series {
@@ -83,54 +83,54 @@ std::string log_chart(const std::vector<Series>& series, const std::vector<Row>&
   const int row_h = ns * bar + (ns - 1) * gap + group_gap;
   const int h = top + static_cast<int>(rows.size()) * row_h + 24;
   auto x = [&](double v) { return left + (std::log10(v) - l0) / span * width; };
-  std::string s = fmt("<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">", left + width + right,
+  std::string s = html_fmt("<svg class=\"chart\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\">", left + width + right,
                       h, left + width + right, h);
   // legend
   int lx = left;
   for (const auto& se : series) {
-    s += fmt("<rect x=\"%d\" y=\"6\" width=\"12\" height=\"12\" rx=\"2\" class=\"%s\"/>", lx, se.cls.c_str());
-    s += fmt("<text x=\"%d\" y=\"16\" class=\"legend\">%s</text>", lx + 17, esc(se.name).c_str());
+    s += html_fmt("<rect x=\"%d\" y=\"6\" width=\"12\" height=\"12\" rx=\"2\" class=\"%s\"/>", lx, se.cls.c_str());
+    s += html_fmt("<text x=\"%d\" y=\"16\" class=\"legend\">%s</text>", lx + 17, esc(se.name).c_str());
     lx += 30 + static_cast<int>(se.name.size()) * 7;
   }
-  s += fmt("<text x=\"%d\" y=\"16\" class=\"legend muted\">%s</text>", lx + 10, esc(note).c_str());
+  s += html_fmt("<text x=\"%d\" y=\"16\" class=\"legend muted\">%s</text>", lx + 10, esc(note).c_str());
   // grid
   for (double e = l0; e <= l1 + 1e-9; e += 1) {
     double v = std::pow(10.0, e);
     double gx = x(v);
-    s += fmt("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>", gx, top - 6, gx, h - 20);
-    s += fmt("<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%s</text>", gx, h - 6, tick(v).c_str());
+    s += html_fmt("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>", gx, top - 6, gx, h - 20);
+    s += html_fmt("<text x=\"%.1f\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%s</text>", gx, h - 6, tick(v).c_str());
   }
   if (marker > 0) {
     double mx = x(marker);
-    s += fmt("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"marker\"/>", mx, top - 8, mx, h - 20);
-    s += fmt("<text x=\"%.1f\" y=\"%d\" class=\"marker-label\" text-anchor=\"middle\">%s</text>", mx, top - 11,
+    s += html_fmt("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"marker\"/>", mx, top - 8, mx, h - 20);
+    s += html_fmt("<text x=\"%.1f\" y=\"%d\" class=\"marker-label\" text-anchor=\"middle\">%s</text>", mx, top - 11,
              esc(marker_label).c_str());
   }
   int y = top;
   for (const auto& r : rows) {
     const int mid = y + (row_h - group_gap) / 2;
-    s += fmt("<text x=\"%d\" y=\"%d\" class=\"label%s\" text-anchor=\"end\">%s</text>", left - 10, mid + 4,
+    s += html_fmt("<text x=\"%d\" y=\"%d\" class=\"label%s\" text-anchor=\"end\">%s</text>", left - 10, mid + 4,
              r.available ? "" : " muted", esc(r.label).c_str());
     if (!r.available) {
-      s += fmt("<text x=\"%d\" y=\"%d\" class=\"na\">%s</text>", left + 6, mid + 4, esc(r.note).c_str());
+      s += html_fmt("<text x=\"%d\" y=\"%d\" class=\"na\">%s</text>", left + 6, mid + 4, esc(r.note).c_str());
     } else {
       for (int i = 0; i < ns; ++i) {
         const int by = y + i * (bar + gap);
         const double v = r.value[i];
         if (v <= 0) continue;
         const double w = std::max(1.5, x(v) - left);
-        s += fmt("<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"2\" class=\"%s\"><title>%s %s: %s</title></rect>",
+        s += html_fmt("<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"2\" class=\"%s\"><title>%s %s: %s</title></rect>",
                  left, by, w, bar, series[i].cls.c_str(), esc(r.label).c_str(), esc(series[i].name).c_str(),
                  unit(v).c_str());
         double end = left + w;
         if (r.whisker[i] > v) {
           const double wx = x(r.whisker[i]);
-          s += fmt("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"whisker\"/>", end, by + bar / 2, wx,
+          s += html_fmt("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"whisker\"/>", end, by + bar / 2, wx,
                    by + bar / 2);
-          s += fmt("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"whisker\"/>", wx, by + 1, wx, by + bar - 1);
+          s += html_fmt("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"whisker\"/>", wx, by + 1, wx, by + bar - 1);
           end = wx;
         }
-        s += fmt("<text x=\"%.1f\" y=\"%d\" class=\"val\">%s</text>", end + 5, by + bar - 1, unit(v).c_str());
+        s += html_fmt("<text x=\"%.1f\" y=\"%d\" class=\"val\">%s</text>", end + 5, by + bar - 1, unit(v).c_str());
       }
     }
     y += row_h;
@@ -142,9 +142,9 @@ std::string log_chart(const std::vector<Series>& series, const std::vector<Row>&
 std::string unit_ns(double v) { return html_ns(v); }
 std::string unit_bytes(double v) { return format_bytes(static_cast<std::size_t>(v)) + "&#8239;B"; }
 std::string tick_bytes(double v) {
-  if (v >= 1e6) return fmt("%.0f&#8239;MB", v / 1e6);
-  if (v >= 1e3) return fmt("%.0f&#8239;kB", v / 1e3);
-  return fmt("%.0f&#8239;B", v);
+  if (v >= 1e6) return html_fmt("%.0f&#8239;MB", v / 1e6);
+  if (v >= 1e3) return html_fmt("%.0f&#8239;kB", v / 1e3);
+  return html_fmt("%.0f&#8239;B", v);
 }
 
 const char* kCss = R"CSS(
@@ -193,10 +193,10 @@ footer{color:var(--muted);font-size:12px;text-align:center;padding:8px 0 30px}
 
 std::string verdict_td(const SurfaceVerdict& v, double budget) {
   std::string cls = v.fits_median && v.fits_p90 ? "fits" : (v.fits_median ? "tail" : "over");
-  std::string word = v.fits_median && v.fits_p90 ? fmt("fits · %.0f%% of budget", v.pct_budget_median)
-                     : v.fits_median            ? fmt("p90 over by %s ms", ms(v.over_ms_p90).c_str())
-                                                : fmt("exceeds ×%.1f (+%s ms)", v.cpu_ms_median / budget, ms(v.over_ms_median).c_str());
-  return "<td><div class=\"v " + cls + "\"><b>" + ms(v.cpu_ms_median) + " ms</b><small>p90 " + ms(v.cpu_ms_p90) +
+  std::string word = v.fits_median && v.fits_p90 ? html_fmt("fits · %.0f%% of budget", v.pct_budget_median)
+                     : v.fits_median            ? html_fmt("p90 over by %s ms", html_ms(v.over_ms_p90).c_str())
+                                                : html_fmt("exceeds ×%.1f (+%s ms)", v.cpu_ms_median / budget, html_ms(v.over_ms_median).c_str());
+  return "<td><div class=\"v " + cls + "\"><b>" + html_ms(v.cpu_ms_median) + " ms</b><small>p90 " + html_ms(v.cpu_ms_p90) +
          " ms · " + word + "</small></div></td>";
 }
 
@@ -214,14 +214,14 @@ std::string render_html(const Report& rep) {
     if (!msg && r.message_bytes) msg = r.message_bytes;
   }
   h += "<header><h1>pqsig price <span>· what each suite costs on this machine</span></h1>";
-  h += "<p>Per operation, per request against a " + ms(w.cpu_budget_ms) + " ms CPU budget, per header against a " +
+  h += "<p>Per operation, per request against a " + html_ms(w.cpu_budget_ms) + " ms CPU budget, per header against a " +
        format_bytes(w.header_cap_bytes) + "-byte cap, and per block in Verify Units. Signing is timed over " +
        std::to_string(rep.options.distinct_messages) + " distinct " +
-       (rep.options.message_size ? fmt("%zu-byte messages", rep.options.message_size)
-                                 : fmt("Web Bot Auth signature bases (%zu B)", msg)) + ".</p><div class=\"chips\">";
+       (rep.options.message_size ? html_fmt("%zu-byte messages", rep.options.message_size)
+                                 : html_fmt("Web Bot Auth signature bases (%zu B)", msg)) + ".</p><div class=\"chips\">";
   for (const std::string& c : {e.cpu_model, std::to_string(e.cores) + " cores", e.os, "pqsig " + e.version + " (" + e.commit + ")",
                                e.compiler + " " + e.build_type, e.date_utc, "mode: " + rep.mode,
-                               fmt("%zu of %zu suites available", avail, rep.suites.size())})
+                               html_fmt("%zu of %zu suites available", avail, rep.suites.size())})
     h += "<span class=\"chip\">" + esc(c) + "</span>";
   h += "</div></header><main>\n";
 
@@ -230,7 +230,7 @@ std::string render_html(const Report& rep) {
     h += "<div class=\"banner over\"><b>The machine was busy</b> (" + esc(e.busy_reason) +
          "): medians and tails are inflated. Rerun on an idle machine, or with <code>--cpu-time</code>.</div>";
   if (rep.interrupted)
-    h += fmt("<div class=\"banner tail\"><b>Interrupted</b> (Ctrl-C) after %zu of %zu suites: this report holds what was "
+    h += html_fmt("<div class=\"banner tail\"><b>Interrupted</b> (Ctrl-C) after %zu of %zu suites: this report holds what was "
              "measured so far.</div>",
              rep.suites.size(), std::max(rep.suites_planned, rep.suites.size()));
   {
@@ -259,24 +259,24 @@ std::string render_html(const Report& rep) {
     for (const auto& v : rep.verdicts)
       for (const auto& x : v.surfaces)
         if (x.surface == s.name) total++, fit += x.fits_p90;
-    card(fmt("%zu / %zu", fit, total), esc(s.name) + fmt(" (%g signatures): suites within budget at p90", s.signatures_per_request));
+    card(html_fmt("%zu / %zu", fit, total), esc(s.name) + html_fmt(" (%g signatures): suites within budget at p90", s.signatures_per_request));
   }
   {
     std::size_t fit = 0, total = 0;
     for (const auto& r : rep.suites)
       if (r.suite->cls != SuiteClass::kem) total++, fit += r.sizes.request_headers <= w.header_cap_bytes;
-    card(fmt("%zu / %zu", fit, total), "signature suites whose request fits the " + format_bytes(w.header_cap_bytes) + " B header cap");
+    card(html_fmt("%zu / %zu", fit, total), "signature suites whose request fits the " + format_bytes(w.header_cap_bytes) + " B header cap");
   }
   h += "</div>\n";
 
   // ---- surfaces
   h += "<section id=\"surfaces\"><h2>Surfaces <small>CPU per request: median, with p90</small></h2>";
-  h += "<p class=\"lead\">Budget " + ms(w.cpu_budget_ms) + " ms per request · production CPU factor " + fmt("%g", w.production_cpu_factor) +
+  h += "<p class=\"lead\">Budget " + html_ms(w.cpu_budget_ms) + " ms per request · production CPU factor " + html_fmt("%g", w.production_cpu_factor) +
        "× · header cap " + format_bytes(w.header_cap_bytes) + " B. Green fits at p90, amber fits only at the median, red exceeds.</p>";
   h += "<table><thead><tr><th>suite</th>";
   for (const auto& s : w.surfaces) {
-    h += "<th>" + esc(s.name) + fmt(" · %g sig", s.signatures_per_request);
-    if (s.verifications_per_request > 0) h += fmt(", %g ver", s.verifications_per_request);
+    h += "<th>" + esc(s.name) + html_fmt(" · %g sig", s.signatures_per_request);
+    if (s.verifications_per_request > 0) h += html_fmt(", %g ver", s.verifications_per_request);
     h += "</th>";
   }
   h += "<th>headers</th></tr></thead><tbody>";
@@ -368,14 +368,14 @@ std::string render_html(const Report& rep) {
       const std::string star = s.tail_reliable() ? "" : "<sup class=\"few\" title=\"fewer than 20 samples\">*</sup>";
       if (!s.tail_reliable()) few_samples = true;
       h += "<td class=\"n\">" + html_ns(s.median_ns) + "</td><td class=\"n\">" + html_ns(s.p90_ns) + star +
-           "</td><td class=\"n\">" + html_ns(s.p99_ns) + star + "</td><td class=\"n\">" + fmt("%.2f", s.spread()) + "</td><td class=\"n\">" +
+           "</td><td class=\"n\">" + html_ns(s.p99_ns) + star + "</td><td class=\"n\">" + html_fmt("%.2f", s.spread()) + "</td><td class=\"n\">" +
            format_rate(s.per_second()) + "</td><td class=\"n\">" +
            format_bytes(s.n) + (op.batch > 1 ? " × " + format_bytes(op.batch) : std::string()) + "</td></tr>";
     }
   }
   h += "</tbody></table>";
   if (few_samples)
-    h += fmt("<p class=\"lead\"><sup class=\"few\">*</sup> p90 / p99 from fewer than %zu samples: indicative only (with so few "
+    h += html_fmt("<p class=\"lead\"><sup class=\"few\">*</sup> p90 / p99 from fewer than %zu samples: indicative only (with so few "
              "samples the tail is the slowest one or two). Raise <code>--budget-ms</code> or <code>--min-samples</code>.</p>",
              Stats::kMinTailSamples);
   h += "</section>\n";
@@ -432,9 +432,9 @@ std::string render_html(const Report& rep) {
       const std::string tag = l.dual_estimated ? " <span class=\"est\">EST</span>" : " <span class=\"meas\">MEASURED</span>";
       h += "<tr><td class=\"id\">" + esc(r.suite->id) + "</td><td class=\"n\">" + html_ns(r.op("verify")->stats.median_ns) +
            "</td><td class=\"n\"><b>" + format_bytes(l.vu) + "</b></td><td class=\"n\">" + format_bytes(l.vu_dual) + tag +
-           "</td><td class=\"n\">" + format_bytes(l.sigs_per_block) + "</td><td class=\"n\">" + ms(l.block_ms_one_core) +
-           " ms</td><td class=\"n\">" + ms(l.block_ms_all_cores) + " ms</td><td class=\"n\">" + ms(l.block_ms_dual_one_core) +
-           " ms" + tag + "</td><td class=\"n\">" + ms(l.block_ms_dual_all_cores) + " ms" + tag + "</td></tr>";
+           "</td><td class=\"n\">" + format_bytes(l.sigs_per_block) + "</td><td class=\"n\">" + html_ms(l.block_ms_one_core) +
+           " ms</td><td class=\"n\">" + html_ms(l.block_ms_all_cores) + " ms</td><td class=\"n\">" + html_ms(l.block_ms_dual_one_core) +
+           " ms" + tag + "</td><td class=\"n\">" + html_ms(l.block_ms_dual_all_cores) + " ms" + tag + "</td></tr>";
     }
     h += "</tbody></table>";
   }
@@ -458,7 +458,7 @@ std::string render_html(const Report& rep) {
            format_bytes(x.hybrid_pk) + "</td><td class=\"n\"><b>" + plus(x.classical_pk, x.hybrid_pk) + "</b></td><td class=\"n\">" +
            format_bytes(x.classical_header) + " → " + format_bytes(x.hybrid_header) + "</td><td class=\"n\">" +
            (x.available ? format_rate(x.verifies_per_s_before) + " → " + format_rate(x.verifies_per_s_after) +
-                              fmt(" (%.0f%%)", 100.0 * x.verifies_per_s_after / x.verifies_per_s_before)
+                              html_fmt(" (%.0f%%)", 100.0 * x.verifies_per_s_after / x.verifies_per_s_before)
                         : "not available (" + esc(x.note) + ")") +
            "</td></tr>";
     }
@@ -468,11 +468,11 @@ std::string render_html(const Report& rep) {
 
   // ---- throughput (--multi N)
   if (rep.multi_threads > 0) {
-    h += fmt("<section id=\"throughput\"><h2>Throughput on %u cores <small>--multi %u · one thread per core, each with its own "
+    h += html_fmt("<section id=\"throughput\"><h2>Throughput on %u cores <small>--multi %u · one thread per core, each with its own "
              "keys · ops/s summed</small></h2><p class=\"lead\">Scaling = ops/s on %u cores ÷ ops/s on one core, measured the same "
              "way one after the other; ideal %u.00.</p>",
              rep.multi_threads, rep.multi_threads, rep.multi_threads, rep.multi_threads);
-    h += fmt("<table><thead><tr><th>suite</th><th>op</th><th class=\"n\">1 core</th><th class=\"n\">%u cores</th>"
+    h += html_fmt("<table><thead><tr><th>suite</th><th>op</th><th class=\"n\">1 core</th><th class=\"n\">%u cores</th>"
              "<th class=\"n\">scaling</th></tr></thead><tbody>",
              rep.multi_threads);
     for (const auto& [s, rows] : rep.throughput) {
@@ -485,13 +485,13 @@ std::string render_html(const Report& rep) {
           continue;
         }
         h += "<td class=\"n\">" + format_rate(row.ops_per_s_1) + "</td><td class=\"n\">" + format_rate(row.ops_per_s_n) +
-             "</td><td class=\"n\"><b>" + (row.scaling() > 0 ? fmt("×%.2f", row.scaling()) : std::string("–")) +
+             "</td><td class=\"n\"><b>" + (row.scaling() > 0 ? html_fmt("×%.2f", row.scaling()) : std::string("–")) +
              "</b></td></tr>";
       }
     }
     h += "</tbody></table>";
     if (rep.multi_threads > e.cores)
-      h += fmt("<p class=\"lead\">%u threads on %u cores: scaling beyond %u is not possible here.</p>", rep.multi_threads,
+      h += html_fmt("<p class=\"lead\">%u threads on %u cores: scaling beyond %u is not possible here.</p>", rep.multi_threads,
                e.cores, e.cores);
     if (e.busy)
       h += "<p class=\"lead\"><b>The machine was busy:</b> these rates are the share of the CPU this run got (wall time), "
@@ -507,7 +507,7 @@ std::string render_html(const Report& rep) {
       if (r.is_verdict && r.measured) ++verdicts, flips += r.flipped;
     h += "<section id=\"prediction\"><h2>Prediction review <small>" + esc(p.source) +
          (p.file_mtime_utc.empty() ? "" : " · written " + esc(p.file_mtime_utc)) + "</small></h2>";
-    h += fmt("<p class=\"lead\">The prediction written before the run, against what it measured. Miss = measured ÷ predicted. "
+    h += html_fmt("<p class=\"lead\">The prediction written before the run, against what it measured. Miss = measured ÷ predicted. "
              "%zu of %zu verdicts flipped.</p>", flips, verdicts);
     h += "<table><thead><tr><th>suite</th><th>item</th><th class=\"n\">predicted</th><th class=\"n\">measured</th>"
          "<th class=\"n\">miss</th></tr></thead><tbody>";
@@ -522,7 +522,7 @@ std::string render_html(const Report& rep) {
       } else {
         const bool ok = r.ratio >= 0.8 && r.ratio <= 1.25;
         h += "<td class=\"n\">" + html_ns(r.predicted_ns) + "</td><td class=\"n\">" + html_ns(r.measured_ns) +
-             "</td><td class=\"n\"><span class=\"badge " + (ok ? "fits" : "tail") + "\">" + fmt("×%.2f", r.ratio) +
+             "</td><td class=\"n\"><span class=\"badge " + (ok ? "fits" : "tail") + "\">" + html_fmt("×%.2f", r.ratio) +
              "</span></td></tr>";
       }
     }
@@ -543,11 +543,11 @@ std::string render_html(const Report& rep) {
   dd("pqsig", e.version + " (commit " + e.commit + ")");
   dd("date (UTC)", e.date_utc);
   if (e.load_before[0] >= 0)
-    dd("load average", fmt("before %.2f / %.2f / %.2f, after %.2f / %.2f / %.2f (1 / 5 / 15 min)", e.load_before[0],
+    dd("load average", html_fmt("before %.2f / %.2f / %.2f, after %.2f / %.2f / %.2f (1 / 5 / 15 min)", e.load_before[0],
                            e.load_before[1], e.load_before[2], e.load_after[0], e.load_after[1], e.load_after[2]));
-  if (e.others_cpu_pct >= 0) dd("other processes", fmt("%.0f%% of the machine during the run", e.others_cpu_pct));
+  if (e.others_cpu_pct >= 0) dd("other processes", html_fmt("%.0f%% of the machine during the run", e.others_cpu_pct));
   dd("machine busy", e.busy ? "yes: " + e.busy_reason : "no");
-  dd("run", rep.mode + fmt(": warm-up %.0f ms, ≥ %zu samples and %.0f ms per operation; took %.1f s", rep.options.warmup_ms,
+  dd("run", rep.mode + html_fmt(": warm-up %.0f ms, ≥ %zu samples and %.0f ms per operation; took %.1f s", rep.options.warmup_ms,
                            rep.options.min_samples, rep.options.budget_ms_per_op, rep.wall_seconds));
   std::string flags;
   for (const char* f : {"avx2", "avx512f", "bmi2", "adx", "sha_ni", "aes", "pclmulqdq", "neon", "asimd"})

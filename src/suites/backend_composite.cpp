@@ -4,11 +4,11 @@
 
 namespace pqsig::detail {
 namespace {
-unsigned interfaces(const SuiteInfo&) noexcept { return provider::kPure | provider::kContext; }
+unsigned composite_interfaces(const SuiteInfo&) noexcept { return provider::kPure | provider::kContext; }
 }  // namespace
 const Backend* composite_backend() noexcept {
   static const Backend b{&pqsig::composite::generate, &pqsig::composite::signer, nullptr,
-                         &pqsig::composite::verifier, nullptr, nullptr, &interfaces};
+                         &pqsig::composite::verifier, nullptr, nullptr, &composite_interfaces};
   return &b;
 }
 }  // namespace pqsig::detail

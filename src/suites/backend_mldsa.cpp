@@ -57,18 +57,18 @@ struct MldsaVerifier final : VerifierImpl {
   Status verify_mu(byte_span mu, byte_span sig) const override { return prepared->verify_mu(mu, sig); }
 };
 
-unsigned interfaces(const SuiteInfo&) noexcept {
+unsigned mldsa_interfaces(const SuiteInfo&) noexcept {
   return provider::kPure | provider::kContext | provider::kPreHash | provider::kInternal | provider::kExternalMu;
 }
 
-Result<SecretBytes> generate_private(const SuiteInfo& s) {
+Result<SecretBytes> mldsa_generate_private(const SuiteInfo& s) {
   if (auto lv = level_of(s); !lv) return lv.error();
   SecretBytes seed(mldsa::kSeedBytes);
   if (!random_bytes(seed.mut_span())) return Error{Errc::rng_failure, "OS random source failed"};
   return seed;
 }
 
-Result<std::unique_ptr<SignerImpl>> signer_from_private(const SuiteInfo& s, byte_span priv) {
+Result<std::unique_ptr<SignerImpl>> mldsa_signer_from_private(const SuiteInfo& s, byte_span priv) {
   auto lv = level_of(s);
   if (!lv) return lv.error();
   if (priv.size() != mldsa::kSeedBytes)
@@ -86,7 +86,7 @@ Result<std::unique_ptr<SignerImpl>> signer_from_private(const SuiteInfo& s, byte
   return std::unique_ptr<SignerImpl>(std::move(impl));
 }
 
-Result<std::unique_ptr<SignerImpl>> signer_from_expanded(const SuiteInfo& s, byte_span sk) {
+Result<std::unique_ptr<SignerImpl>> mldsa_signer_from_expanded(const SuiteInfo& s, byte_span sk) {
   auto lv = level_of(s);
   if (!lv) return lv.error();
   auto impl = std::make_unique<MldsaSigner>();
@@ -100,7 +100,7 @@ Result<std::unique_ptr<SignerImpl>> signer_from_expanded(const SuiteInfo& s, byt
   return std::unique_ptr<SignerImpl>(std::move(impl));
 }
 
-Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, byte_span pub) {
+Result<std::unique_ptr<VerifierImpl>> mldsa_verifier_from_public(const SuiteInfo& s, byte_span pub) {
   auto lv = level_of(s);
   if (!lv) return lv.error();
   const std::size_t want = mldsa::params(*lv).pk_bytes;
@@ -116,10 +116,10 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
-constexpr Backend kBackend{&generate_private, &signer_from_private, &signer_from_expanded, &verifier_from_public,
-                           nullptr, nullptr, &interfaces};
+constexpr Backend kMldsaBackend{&mldsa_generate_private, &mldsa_signer_from_private, &mldsa_signer_from_expanded,
+                                &mldsa_verifier_from_public, nullptr, nullptr, &mldsa_interfaces};
 }  // namespace
 
-const Backend* mldsa_backend() noexcept { return &kBackend; }
+const Backend* mldsa_backend() noexcept { return &kMldsaBackend; }
 
 }  // namespace pqsig::detail

@@ -80,7 +80,7 @@ struct HybridEncaps final : KemEncapsImpl {
 };
 
 // ---------------------------------------------------------------- entry points
-Result<SecretBytes> generate_private(const SuiteInfo& s) {
+Result<SecretBytes> mlkem_generate_private(const SuiteInfo& s) {
   std::size_t n = 0;
   if (mlkem_set(s)) n = mlkem::kSeedSize;
   else if (auto h = hybrid_kind(s)) n = kem::sizes(*h).seed;
@@ -90,7 +90,7 @@ Result<SecretBytes> generate_private(const SuiteInfo& s) {
   return seed;
 }
 
-Result<std::unique_ptr<KemDecapsImpl>> kem_from_private(const SuiteInfo& s, byte_span priv) {
+Result<std::unique_ptr<KemDecapsImpl>> mlkem_from_private(const SuiteInfo& s, byte_span priv) {
   if (auto ps = mlkem_set(s)) {
     const auto& P = mlkem::params(*ps);
     if (priv.size() != mlkem::kSeedSize && priv.size() != P.dk_size)
@@ -113,7 +113,7 @@ Result<std::unique_ptr<KemDecapsImpl>> kem_from_private(const SuiteInfo& s, byte
   return not_ours(s);
 }
 
-Result<std::unique_ptr<KemEncapsImpl>> kem_from_public(const SuiteInfo& s, byte_span pub) {
+Result<std::unique_ptr<KemEncapsImpl>> mlkem_from_public(const SuiteInfo& s, byte_span pub) {
   if (auto ps = mlkem_set(s)) {
     auto key = mlkem::EncapsKey::from_bytes(*ps, pub);
     if (!key) return key.error();
@@ -134,9 +134,9 @@ Result<std::unique_ptr<KemEncapsImpl>> kem_from_public(const SuiteInfo& s, byte_
 const Backend* mlkem_backend() noexcept {
   static const Backend b = [] {
     Backend x;
-    x.generate_private = &generate_private;
-    x.kem_from_private = &kem_from_private;
-    x.kem_from_public = &kem_from_public;
+    x.generate_private = &mlkem_generate_private;
+    x.kem_from_private = &mlkem_from_private;
+    x.kem_from_public = &mlkem_from_public;
     return x;
   }();
   return &b;

@@ -40,11 +40,11 @@ struct SlhVerifier final : VerifierImpl {
   }
 };
 
-unsigned interfaces(const SuiteInfo&) noexcept {
+unsigned slhdsa_interfaces(const SuiteInfo&) noexcept {
   return provider::kPure | provider::kContext | provider::kPreHash | provider::kInternal;
 }
 
-Result<SecretBytes> generate_private(const SuiteInfo& s) {
+Result<SecretBytes> slhdsa_generate_private(const SuiteInfo& s) {
   auto p = param_of(s);
   if (!p) return p.error();
   auto kp = slhdsa::slh_keygen(*p);
@@ -52,7 +52,7 @@ Result<SecretBytes> generate_private(const SuiteInfo& s) {
   return std::move(kp->sk);
 }
 
-Result<std::unique_ptr<SignerImpl>> signer_from_private(const SuiteInfo& s, byte_span priv) {
+Result<std::unique_ptr<SignerImpl>> slhdsa_signer_from_private(const SuiteInfo& s, byte_span priv) {
   auto p = param_of(s);
   if (!p) return p.error();
   const slhdsa::ParamInfo& pi = slhdsa::param_info(*p);
@@ -67,7 +67,7 @@ Result<std::unique_ptr<SignerImpl>> signer_from_private(const SuiteInfo& s, byte
   return std::unique_ptr<SignerImpl>(std::move(impl));
 }
 
-Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, byte_span pub) {
+Result<std::unique_ptr<VerifierImpl>> slhdsa_verifier_from_public(const SuiteInfo& s, byte_span pub) {
   auto p = param_of(s);
   if (!p) return p.error();
   const slhdsa::ParamInfo& pi = slhdsa::param_info(*p);
@@ -81,9 +81,9 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
-const Backend kBackend{&generate_private, &signer_from_private, &signer_from_private, &verifier_from_public,
-                       nullptr, nullptr, &interfaces};
+const Backend kSlhdsaBackend{&slhdsa_generate_private, &slhdsa_signer_from_private, &slhdsa_signer_from_private,
+                             &slhdsa_verifier_from_public, nullptr, nullptr, &slhdsa_interfaces};
 }  // namespace
 
-const Backend* slhdsa_backend() noexcept { return &kBackend; }
+const Backend* slhdsa_backend() noexcept { return &kSlhdsaBackend; }
 }  // namespace pqsig::detail
