@@ -20,94 +20,38 @@
 //                        [--markdown FILE]
 #include <oqs/oqs.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "pqsig/hash.hpp"
-#include "pqsig/price.hpp"
-#include "pqsig/suite.hpp"
+#include "compare_common.hpp"
 
 using namespace pqsig;
+using namespace pqsig::compare;
 
 namespace {
 
-struct Side {
-  std::vector<price::Operation> ops;  // same order and names as the other side
-};
-
-struct Row {
-  std::string suite, op;
-  std::vector<double> pqsig, oqs;  // pooled samples (ns per operation)
-};
-
-std::vector<bytes> make_messages(std::size_t size, std::size_t n) {
-  std::vector<bytes> m;
-  for (std::size_t i = 0; i < n; ++i) {
-    bytes b(size);
-    std::string seed = "pqsig price message " + std::to_string(i);
-    hash::shake256(b, as_bytes(seed));
-    m.push_back(std::move(b));
-  }
-  return m;
-}
-
-// Length of the Web Bot Auth signature base `pqsig price` signs for this suite (its default
-// message): the request of price::SampleRequest with a 43-character keyid and a 64-byte nonce.
-std::size_t signature_base_size(const SuiteInfo& s) {
-  price::SampleRequest r;
-  price::SignatureParams p;
-  p.alg = price::http_alg_token(s);
-  p.keyid = std::string(43, 'A');
-  p.created = r.created;
-  p.expires = r.created + r.validity_s;
-  p.nonce = std::string(88, 'A');
-  return price::signature_base(r, p).size();
-}
-
-[[noreturn]] void die(const std::string& m) {
-  std::fprintf(stderr, "pqsig_vs_liboqs: %s\n", m.c_str());
-  std::exit(1);
-}
-
 // ---------------------------------------------------------------- signatures
 struct SigPair {
-  // pqsig
-  const SuiteInfo* suite = nullptr;
-  std::optional<SigningKey> sk;
-  std::optional<VerifyingKey> vk;
-  std::vector<bytes> msgs, psigs;
+  PqsigSignature p;  // pqsig side (keeps the messages both sides sign)
   // liboqs
   OQS_SIG* oqs = nullptr;
   bytes opk, osk;
   std::vector<bytes> osigs;
   bytes kpk, ksk, ksig;  // liboqs output buffers, allocated once (liboqs timed without allocations)
-  std::size_t i_sign = 0, i_ver = 0, o_sign = 0, o_ver = 0;
+  std::size_t o_sign = 0, o_ver = 0;
   ~SigPair() {
     if (oqs) OQS_SIG_free(oqs);
   }
 };
 
-void prepare_sig(SigPair& P, const SuiteInfo& s, const char* oqs_name, std::size_t msg_size, Side& ps, Side& os) {
-  P.suite = &s;
-  auto k = SigningKey::generate(s);
-  if (!k) die(std::string(s.id) + ": " + k.error().what());
-  P.sk.emplace(std::move(k.value()));
-  auto v = VerifyingKey::from_public(s, P.sk->public_key());
-  if (!v) die(v.error().what());
-  P.vk.emplace(std::move(v.value()));
-  P.msgs = make_messages(msg_size, 256);
-  for (const auto& m : P.msgs) {
-    auto sg = P.sk->sign(m);
-    if (!sg) die(sg.error().what());
-    P.psigs.push_back(std::move(sg.value()));
-  }
+void prepare_sig(SigPair& P, const SuiteInfo& s, const char* oqs_name, std::size_t msg_size, Sides& sides) {
+  P.p.prepare(s, msg_size, 256);
+  const std::vector<bytes>& msgs = P.p.msgs;
   P.oqs = OQS_SIG_new(oqs_name);
   if (!P.oqs) die(std::string("liboqs has no ") + oqs_name);
   P.opk.resize(P.oqs->length_public_key);
@@ -116,57 +60,37 @@ void prepare_sig(SigPair& P, const SuiteInfo& s, const char* oqs_name, std::size
   P.ksk.resize(P.oqs->length_secret_key);
   P.ksig.resize(P.oqs->length_signature);
   if (OQS_SIG_keypair(P.oqs, P.opk.data(), P.osk.data()) != OQS_SUCCESS) die("OQS_SIG_keypair");
-  for (const auto& m : P.msgs) {
+  for (const auto& m : msgs) {
     bytes sg(P.oqs->length_signature);
     std::size_t n = sg.size();
     if (OQS_SIG_sign(P.oqs, sg.data(), &n, m.data(), m.size(), P.osk.data()) != OQS_SUCCESS) die("OQS_SIG_sign");
     sg.resize(n);
     P.osigs.push_back(std::move(sg));
   }
+  P.p.add_operations(sides.pqsig);
   SigPair* S = &P;
-  ps.ops.push_back({"keygen", [S]() -> Status {
-                      auto x = SigningKey::generate(*S->suite);
-                      if (!x) return x.error();
-                      return {};
-                    }});
-  ps.ops.push_back({"sign", [S]() -> Status {
-                      const auto& m = S->msgs[S->i_sign++ % S->msgs.size()];
-                      auto x = S->sk->sign(m);
-                      if (!x) return x.error();
-                      return {};
-                    }});
-  ps.ops.push_back({"verify (cold)", [S]() -> Status {
-                      const std::size_t i = S->i_ver++ % S->msgs.size();
-                      auto v2 = VerifyingKey::from_public(*S->suite, S->sk->public_key());
-                      if (!v2) return v2.error();
-                      return v2->verify(S->msgs[i], S->psigs[i]);
-                    }});
-  ps.ops.push_back({"verify (prepared)", [S]() -> Status {
-                      const std::size_t i = S->i_ver++ % S->msgs.size();
-                      return S->vk->verify(S->msgs[i], S->psigs[i]);
-                    }});
-  os.ops.push_back({"keygen", [S]() -> Status {
+  sides.anchor.push_back({"keygen", [S]() -> Status {
                       if (OQS_SIG_keypair(S->oqs, S->kpk.data(), S->ksk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_SIG_keypair"};
                       return {};
                     }});
-  os.ops.push_back({"sign", [S]() -> Status {
-                      const auto& m = S->msgs[S->o_sign++ % S->msgs.size()];
+  sides.anchor.push_back({"sign", [S]() -> Status {
+                      const auto& m = S->p.msgs[S->o_sign++ % S->p.msgs.size()];
                       std::size_t n = S->ksig.size();
                       if (OQS_SIG_sign(S->oqs, S->ksig.data(), &n, m.data(), m.size(), S->osk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_SIG_sign"};
                       return {};
                     }});
   auto oqs_verify = [S]() -> Status {
-    const std::size_t i = S->o_ver++ % S->msgs.size();
-    if (OQS_SIG_verify(S->oqs, S->msgs[i].data(), S->msgs[i].size(), S->osigs[i].data(), S->osigs[i].size(),
+    const std::size_t i = S->o_ver++ % S->p.msgs.size();
+    if (OQS_SIG_verify(S->oqs, S->p.msgs[i].data(), S->p.msgs[i].size(), S->osigs[i].data(), S->osigs[i].size(),
                        S->opk.data()) != OQS_SUCCESS)
       return Error{Errc::verify_failed, "OQS_SIG_verify"};
     return {};
   };
   // liboqs has no prepared key: both verify rows time the same call.
-  os.ops.push_back({"verify (cold)", oqs_verify});
-  os.ops.push_back({"verify (prepared)", oqs_verify});
+  sides.anchor.push_back({"verify (cold)", oqs_verify});
+  sides.anchor.push_back({"verify (prepared)", oqs_verify});
 }
 
 // ---------------------------------------------------------------- KEMs
@@ -185,7 +109,7 @@ struct KemPair {
   }
 };
 
-void prepare_kem(KemPair& P, const SuiteInfo& s, const char* oqs_name, Side& ps, Side& os) {
+void prepare_kem(KemPair& P, const SuiteInfo& s, const char* oqs_name, Sides& sides) {
   P.suite = &s;
   auto d = KemPrivateKey::generate(s);
   if (!d) die(std::string(s.id) + ": " + d.error().what());
@@ -215,32 +139,32 @@ void prepare_kem(KemPair& P, const SuiteInfo& s, const char* oqs_name, Side& ps,
     P.octs.push_back(std::move(ct));
   }
   KemPair* S = &P;
-  ps.ops.push_back({"keygen", [S]() -> Status {
+  sides.pqsig.push_back({"keygen", [S]() -> Status {
                       auto x = KemPrivateKey::generate(*S->suite);
                       if (!x) return x.error();
                       return {};
                     }});
-  ps.ops.push_back({"encaps", [S]() -> Status {
+  sides.pqsig.push_back({"encaps", [S]() -> Status {
                       auto x = S->ek->encaps();
                       if (!x) return x.error();
                       return {};
                     }});
-  ps.ops.push_back({"decaps", [S]() -> Status {
+  sides.pqsig.push_back({"decaps", [S]() -> Status {
                       auto x = S->dk->decaps(S->pcts[S->i_dec++ % S->pcts.size()]);
                       if (!x) return x.error();
                       return {};
                     }});
-  os.ops.push_back({"keygen", [S]() -> Status {
+  sides.anchor.push_back({"keygen", [S]() -> Status {
                       if (OQS_KEM_keypair(S->oqs, S->kpk.data(), S->ksk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_KEM_keypair"};
                       return {};
                     }});
-  os.ops.push_back({"encaps", [S]() -> Status {
+  sides.anchor.push_back({"encaps", [S]() -> Status {
                       if (OQS_KEM_encaps(S->oqs, S->kct.data(), S->kss.data(), S->opk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_KEM_encaps"};
                       return {};
                     }});
-  os.ops.push_back({"decaps", [S]() -> Status {
+  sides.anchor.push_back({"decaps", [S]() -> Status {
                       if (OQS_KEM_decaps(S->oqs, S->kss.data(), S->octs[S->o_dec++ % S->octs.size()].data(),
                                          S->osk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_KEM_decaps"};
@@ -248,113 +172,54 @@ void prepare_kem(KemPair& P, const SuiteInfo& s, const char* oqs_name, Side& ps,
                     }});
 }
 
-double median(std::vector<double> v) { return price::compute_stats(std::move(v)).median_ns; }
-
-std::string us(double ns) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f", ns / 1e3);
-  return b;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  int rounds = 3;
-  double budget_ms = 150;
-  std::size_t msg_size = 0;
-  std::string suites = "ml-dsa-44,ml-dsa-65,ml-dsa-87,ml-kem-512,ml-kem-768,ml-kem-1024";
-  std::string markdown;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) die("missing value for " + a);
-      return argv[++i];
-    };
-    if (a == "--rounds") rounds = std::max(1, std::atoi(next().c_str()));
-    else if (a == "--budget-ms") budget_ms = std::atof(next().c_str());
-    else if (a == "--message-size") msg_size = static_cast<std::size_t>(std::atoll(next().c_str()));
-    else if (a == "--suites") suites = next();
-    else if (a == "--markdown") markdown = next();
-    else die("unknown argument " + a + " (see the comment at the top of bench/compare/oqs_compare.cpp)");
-  }
+  program_name() = "pqsig_vs_liboqs";
+  Args defaults;
+  defaults.list = "ml-dsa-44,ml-dsa-65,ml-dsa-87,ml-kem-512,ml-kem-768,ml-kem-1024";
+  const Args args = parse_args(argc, argv, "--suites", defaults, "bench/compare/oqs_compare.cpp");
   const std::map<std::string, const char*> oqs_names = {
       {"ml-dsa-44", OQS_SIG_alg_ml_dsa_44}, {"ml-dsa-65", OQS_SIG_alg_ml_dsa_65},
       {"ml-dsa-87", OQS_SIG_alg_ml_dsa_87}, {"ml-kem-512", OQS_KEM_alg_ml_kem_512},
       {"ml-kem-768", OQS_KEM_alg_ml_kem_768}, {"ml-kem-1024", OQS_KEM_alg_ml_kem_1024}};
 
   OQS_init();
-  price::MeasureOptions mo;
-  mo.thread_cpu_time = true;  // `pqsig price --cpu-time`
-  mo.budget_ms_per_op = budget_ms;
-  mo.keep_samples = true;
-
   std::vector<std::unique_ptr<SigPair>> sigs;
   std::vector<std::unique_ptr<KemPair>> kems;
-  std::vector<std::pair<Side, Side>> sides;  // (pqsig, liboqs) per suite
-  std::vector<std::string> names;
+  std::vector<Sides> sides;  // (pqsig, liboqs) per suite
   std::map<std::string, std::size_t> msg_sizes;
-  std::stringstream ss(suites);
+  std::stringstream ss(args.list);
   for (std::string id; std::getline(ss, id, ',');) {
     auto it = oqs_names.find(id);
     if (it == oqs_names.end()) die("no liboqs counterpart for suite " + id);
     auto s = find_suite(id);
     if (!s) die(s.error().what());
-    Side p, o;
+    Sides sd;
+    sd.suite = id;
     if (id.rfind("ml-kem", 0) == 0) {
       kems.push_back(std::make_unique<KemPair>());
-      prepare_kem(*kems.back(), **s, it->second, p, o);
+      prepare_kem(*kems.back(), **s, it->second, sd);
     } else {
-      const std::size_t n = msg_size ? msg_size : signature_base_size(**s);
+      const std::size_t n = args.msg_size ? args.msg_size : signature_base_size(**s);
       msg_sizes[id] = n;
       sigs.push_back(std::make_unique<SigPair>());
-      prepare_sig(*sigs.back(), **s, it->second, n, p, o);
+      prepare_sig(*sigs.back(), **s, it->second, n, sd);
     }
-    sides.emplace_back(std::move(p), std::move(o));
-    names.push_back(id);
+    sides.push_back(std::move(sd));
   }
 
-  std::vector<Row> rows;
-  for (std::size_t si = 0; si < sides.size(); ++si)
-    for (const auto& op : sides[si].first.ops) rows.push_back({names[si], op.name, {}, {}});
-  for (int r = 0; r < rounds; ++r) {
-    std::size_t ri = 0;
-    for (std::size_t si = 0; si < sides.size(); ++si) {
-      for (std::size_t oi = 0; oi < sides[si].first.ops.size(); ++oi, ++ri) {
-        const bool pqsig_first = (r + static_cast<int>(ri)) % 2 == 0;
-        for (int turn = 0; turn < 2; ++turn) {
-          const bool do_pqsig = (turn == 0) == pqsig_first;
-          const auto& op = do_pqsig ? sides[si].first.ops[oi] : sides[si].second.ops[oi];
-          auto res = price::measure_operation(op, mo);
-          if (!res.error.empty()) die(names[si] + " " + op.name + ": " + res.error);
-          auto& dst = do_pqsig ? rows[ri].pqsig : rows[ri].oqs;
-          dst.insert(dst.end(), res.samples.begin(), res.samples.end());
-        }
-      }
-    }
-    std::fprintf(stderr, "round %d/%d done\n", r + 1, rounds);
-  }
-
+  const auto rows = run_interleaved(sides, args.rounds, measure_options(args.budget_ms));
   std::ostringstream out;
-  out << "| suite | op | liboqs µs | pqsig µs | pqsig / liboqs |\n| --- | --- | ---: | ---: | ---: |\n";
-  for (const auto& row : rows) {
-    const double p = median(row.pqsig), o = median(row.oqs);
-    char ratio[32];
-    std::snprintf(ratio, sizeof ratio, "%.2f", p / o);
-    out << "| " << row.suite << " | " << row.op << " | " << us(o) << " | " << us(p) << " | " << ratio << " |\n";
-  }
-  out << "\nthread CPU time, median of the pooled samples of " << rounds
-      << " interleaved rounds (price::measure_operation, budget " << budget_ms << " ms per operation and round)";
+  out << ratio_table(rows, "liboqs", 2);
+  out << "\nthread CPU time, median of the pooled samples of " << args.rounds
+      << " interleaved rounds (price::measure_operation, budget " << args.budget_ms << " ms per operation and round)";
   if (!msg_sizes.empty()) {
     out << "; messages:";
     for (const auto& [id, n] : msg_sizes) out << " " << id << " " << n << " B";
   }
   out << ".\n";
-  std::fputs(out.str().c_str(), stdout);
-  if (!markdown.empty()) {
-    std::ofstream f(markdown);
-    f << out.str();
-    if (!f) die("cannot write " + markdown);
-  }
+  emit(out.str(), args.markdown);
   OQS_destroy();
   return 0;
 }

@@ -17,22 +17,15 @@
 //
 // Usage: pqsig_vs_sphincsplus [--rounds 3] [--budget-ms 300] [--message-size N] [--sets shake-128f,...]
 //                             [--markdown FILE]
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "pqsig/hash.hpp"
-#include "pqsig/price.hpp"
-#include "pqsig/suite.hpp"
+#include "compare_common.hpp"
 
 #define SPX_SET(fam, set)                                                                                    \
   extern "C" int spx_##fam##_##set##_crypto_sign_keypair(unsigned char* pk, unsigned char* sk);              \
@@ -47,6 +40,7 @@
 #undef SPX_SET
 
 using namespace pqsig;
+using namespace pqsig::compare;
 
 namespace {
 
@@ -69,34 +63,6 @@ const std::map<std::string, SpxApi>& spx_sets() {
   return m;
 }
 
-[[noreturn]] void die(const std::string& m) {
-  std::fprintf(stderr, "pqsig_vs_sphincsplus: %s\n", m.c_str());
-  std::exit(1);
-}
-
-std::vector<bytes> make_messages(std::size_t size, std::size_t n) {
-  std::vector<bytes> m;
-  for (std::size_t i = 0; i < n; ++i) {
-    bytes b(size);
-    std::string seed = "pqsig price message " + std::to_string(i);
-    hash::shake256(b, as_bytes(seed));
-    m.push_back(std::move(b));
-  }
-  return m;
-}
-
-// Length of the Web Bot Auth signature base `pqsig price` signs for this suite (as oqs_compare.cpp).
-std::size_t signature_base_size(const SuiteInfo& s) {
-  price::SampleRequest r;
-  price::SignatureParams p;
-  p.alg = price::http_alg_token(s);
-  p.keyid = std::string(43, 'A');
-  p.created = r.created;
-  p.expires = r.created + r.validity_s;
-  p.nonce = std::string(88, 'A');
-  return price::signature_base(r, p).size();
-}
-
 // SPHINCS+ key sizes: pk = 2n, sk = 4n with n from the set name (16 / 24 / 32).
 std::size_t spx_n(const std::string& set) {
   if (set.find("128") != std::string::npos) return 16;
@@ -105,39 +71,23 @@ std::size_t spx_n(const std::string& set) {
 }
 
 struct Pair {
-  const SuiteInfo* suite = nullptr;
-  std::optional<SigningKey> sk;
-  std::optional<VerifyingKey> vk;
-  std::vector<bytes> msgs, psigs;
+  PqsigSignature p;  // pqsig side (keeps the messages both sides sign)
   SpxApi spx{};
   bytes opk, osk, kpk, ksk, ksig;
   std::vector<bytes> osigs;
-  std::size_t i_sign = 0, i_ver = 0, o_sign = 0, o_ver = 0;
-  std::vector<price::Operation> p_ops, o_ops;
+  std::size_t o_sign = 0, o_ver = 0;
 };
 
-void prepare(Pair& P, const SuiteInfo& s, const SpxApi& api, std::size_t n, std::size_t msg_size) {
-  P.suite = &s;
+void prepare(Pair& P, const SuiteInfo& s, const SpxApi& api, std::size_t n, std::size_t msg_size, Sides& sides) {
+  P.p.prepare(s, msg_size, 16);
   P.spx = api;
-  auto k = SigningKey::generate(s);
-  if (!k) die(std::string(s.id) + ": " + k.error().what());
-  P.sk.emplace(std::move(k.value()));
-  auto v = VerifyingKey::from_public(s, P.sk->public_key());
-  if (!v) die(v.error().what());
-  P.vk.emplace(std::move(v.value()));
-  P.msgs = make_messages(msg_size, 16);
-  for (const auto& m : P.msgs) {
-    auto sg = P.sk->sign(m);
-    if (!sg) die(sg.error().what());
-    P.psigs.push_back(std::move(sg.value()));
-  }
   P.opk.resize(2 * n);
   P.osk.resize(4 * n);
   P.kpk.resize(2 * n);
   P.ksk.resize(4 * n);
   P.ksig.resize(api.bytes());
   if (api.keypair(P.opk.data(), P.osk.data()) != 0) die("crypto_sign_keypair");
-  for (const auto& m : P.msgs) {
+  for (const auto& m : P.p.msgs) {
     bytes sg(api.bytes());
     std::size_t len = 0;
     if (api.sign(sg.data(), &len, m.data(), m.size(), P.osk.data()) != 0 || len != sg.size())
@@ -145,146 +95,69 @@ void prepare(Pair& P, const SuiteInfo& s, const SpxApi& api, std::size_t n, std:
     if (api.verify(sg.data(), sg.size(), m.data(), m.size(), P.opk.data()) != 0) die("SPHINCS+ self-check failed");
     P.osigs.push_back(std::move(sg));
   }
+  P.p.add_operations(sides.pqsig);
   Pair* S = &P;
-  P.p_ops.push_back({"keygen", [S]() -> Status {
-                       auto x = SigningKey::generate(*S->suite);
-                       if (!x) return x.error();
-                       return {};
-                     }});
-  P.p_ops.push_back({"sign", [S]() -> Status {
-                       auto x = S->sk->sign(S->msgs[S->i_sign++ % S->msgs.size()]);
-                       if (!x) return x.error();
-                       return {};
-                     }});
-  P.p_ops.push_back({"verify (cold)", [S]() -> Status {
-                       const std::size_t i = S->i_ver++ % S->msgs.size();
-                       auto v2 = VerifyingKey::from_public(*S->suite, S->sk->public_key());
-                       if (!v2) return v2.error();
-                       return v2->verify(S->msgs[i], S->psigs[i]);
-                     }});
-  P.p_ops.push_back({"verify (prepared)", [S]() -> Status {
-                       const std::size_t i = S->i_ver++ % S->msgs.size();
-                       return S->vk->verify(S->msgs[i], S->psigs[i]);
-                     }});
-  P.o_ops.push_back({"keygen", [S]() -> Status {
+  sides.anchor.push_back({"keygen", [S]() -> Status {
                        if (S->spx.keypair(S->kpk.data(), S->ksk.data()) != 0)
                          return Error{Errc::internal, "crypto_sign_keypair"};
                        return {};
                      }});
-  P.o_ops.push_back({"sign", [S]() -> Status {
-                       const auto& m = S->msgs[S->o_sign++ % S->msgs.size()];
+  sides.anchor.push_back({"sign", [S]() -> Status {
+                       const auto& m = S->p.msgs[S->o_sign++ % S->p.msgs.size()];
                        std::size_t len = 0;
                        if (S->spx.sign(S->ksig.data(), &len, m.data(), m.size(), S->osk.data()) != 0)
                          return Error{Errc::internal, "crypto_sign_signature"};
                        return {};
                      }});
   auto verify = [S]() -> Status {
-    const std::size_t i = S->o_ver++ % S->msgs.size();
-    if (S->spx.verify(S->osigs[i].data(), S->osigs[i].size(), S->msgs[i].data(), S->msgs[i].size(),
+    const std::size_t i = S->o_ver++ % S->p.msgs.size();
+    if (S->spx.verify(S->osigs[i].data(), S->osigs[i].size(), S->p.msgs[i].data(), S->p.msgs[i].size(),
                       S->opk.data()) != 0)
       return Error{Errc::verify_failed, "crypto_sign_verify"};
     return {};
   };
   // SPHINCS+ has no prepared key: both verify rows time the same call.
-  P.o_ops.push_back({"verify (cold)", verify});
-  P.o_ops.push_back({"verify (prepared)", verify});
-}
-
-std::string us(double ns) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", ns / 1e3);
-  return b;
+  sides.anchor.push_back({"verify (cold)", verify});
+  sides.anchor.push_back({"verify (prepared)", verify});
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  int rounds = 3;
-  double budget_ms = 300;
-  std::size_t msg_size = 0;
-  std::string sets;
-  std::string markdown;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) die("missing value for " + a);
-      return argv[++i];
-    };
-    if (a == "--rounds") rounds = std::max(1, std::atoi(next().c_str()));
-    else if (a == "--budget-ms") budget_ms = std::atof(next().c_str());
-    else if (a == "--message-size") msg_size = static_cast<std::size_t>(std::atoll(next().c_str()));
-    else if (a == "--sets") sets = next();
-    else if (a == "--markdown") markdown = next();
-    else die("unknown argument " + a + " (see the comment at the top of bench/compare/spx_compare.cpp)");
-  }
-  if (sets.empty())
-    for (const auto& [name, api] : spx_sets()) sets += (sets.empty() ? "" : ",") + name;
-
-  price::MeasureOptions mo;
-  mo.thread_cpu_time = true;  // `pqsig price --cpu-time`
-  mo.budget_ms_per_op = budget_ms;
-  mo.keep_samples = true;
+  program_name() = "pqsig_vs_sphincsplus";
+  Args defaults;
+  defaults.budget_ms = 300;
+  Args args = parse_args(argc, argv, "--sets", defaults, "bench/compare/spx_compare.cpp");
+  if (args.list.empty())
+    for (const auto& [name, api] : spx_sets()) args.list += (args.list.empty() ? "" : ",") + name;
 
   std::vector<std::unique_ptr<Pair>> pairs;
-  std::vector<std::string> names;
+  std::vector<Sides> sides;  // (pqsig, SPHINCS+) per set
   std::map<std::string, std::size_t> msg_sizes;
-  std::stringstream ss(sets);
+  std::stringstream ss(args.list);
   for (std::string set; std::getline(ss, set, ',');) {
     auto it = spx_sets().find(set);
     if (it == spx_sets().end()) die("SPHINCS+ set " + set + " was not built (bench/compare/sphincsplus.sh)");
     const std::string id = "slh-dsa-" + set;
     auto s = find_suite(id);
     if (!s) die(s.error().what());
-    const std::size_t m = msg_size ? msg_size : signature_base_size(**s);
+    const std::size_t m = args.msg_size ? args.msg_size : signature_base_size(**s);
     msg_sizes[id] = m;
+    Sides sd;
+    sd.suite = id;
     pairs.push_back(std::make_unique<Pair>());
-    prepare(*pairs.back(), **s, it->second, spx_n(set), m);
-    names.push_back(id);
+    prepare(*pairs.back(), **s, it->second, spx_n(set), m, sd);
+    sides.push_back(std::move(sd));
   }
 
-  struct Row {
-    std::string suite, op;
-    std::vector<double> pqsig, spx;
-  };
-  std::vector<Row> rows;
-  for (std::size_t si = 0; si < pairs.size(); ++si)
-    for (const auto& op : pairs[si]->p_ops) rows.push_back({names[si], op.name, {}, {}});
-  for (int r = 0; r < rounds; ++r) {
-    std::size_t ri = 0;
-    for (std::size_t si = 0; si < pairs.size(); ++si) {
-      for (std::size_t oi = 0; oi < pairs[si]->p_ops.size(); ++oi, ++ri) {
-        const bool pqsig_first = (r + static_cast<int>(ri)) % 2 == 0;
-        for (int turn = 0; turn < 2; ++turn) {
-          const bool do_pqsig = (turn == 0) == pqsig_first;
-          const auto& op = do_pqsig ? pairs[si]->p_ops[oi] : pairs[si]->o_ops[oi];
-          auto res = price::measure_operation(op, mo);
-          if (!res.error.empty()) die(names[si] + " " + op.name + ": " + res.error);
-          auto& dst = do_pqsig ? rows[ri].pqsig : rows[ri].spx;
-          dst.insert(dst.end(), res.samples.begin(), res.samples.end());
-        }
-      }
-    }
-    std::fprintf(stderr, "round %d/%d done\n", r + 1, rounds);
-  }
-
+  const auto rows = run_interleaved(sides, args.rounds, measure_options(args.budget_ms));
   std::ostringstream out;
-  out << "| suite | op | SPHINCS+ AVX2 µs | pqsig µs | pqsig / SPHINCS+ |\n| --- | --- | ---: | ---: | ---: |\n";
-  for (const auto& row : rows) {
-    const double p = price::compute_stats(row.pqsig).median_ns, o = price::compute_stats(row.spx).median_ns;
-    char ratio[32];
-    std::snprintf(ratio, sizeof ratio, "%.2f", p / o);
-    out << "| " << row.suite << " | " << row.op << " | " << us(o) << " | " << us(p) << " | " << ratio << " |\n";
-  }
-  out << "\nthread CPU time, median of the pooled samples of " << rounds
-      << " interleaved rounds (price::measure_operation, budget " << budget_ms
+  out << ratio_table(rows, "SPHINCS+ AVX2", 1);
+  out << "\nthread CPU time, median of the pooled samples of " << args.rounds
+      << " interleaved rounds (price::measure_operation, budget " << args.budget_ms
       << " ms per operation and round); SPHINCS+ round 3.1 shake-avx2 / sha2-avx2, simple thash; messages:";
   for (const auto& [id, n] : msg_sizes) out << " " << id << " " << n << " B";
   out << ".\n";
-  std::fputs(out.str().c_str(), stdout);
-  if (!markdown.empty()) {
-    std::ofstream f(markdown);
-    f << out.str();
-    if (!f) die("cannot write " + markdown);
-  }
+  emit(out.str(), args.markdown);
   return 0;
 }

@@ -8,14 +8,6 @@
 namespace pqsig::hash {
 
 namespace {
-constexpr std::uint64_t kRC[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
-    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
-    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
-
 inline std::uint64_t rol(std::uint64_t x, unsigned n) noexcept { return (x << n) | (x >> ((64 - n) & 63)); }
 
 inline std::uint64_t load64(const std::uint8_t* p) noexcept {
@@ -84,7 +76,7 @@ void keccak_f1600_scalar(std::uint64_t A[25]) noexcept {
     a20 = b20 ^ (~b21 & b22); a21 = b21 ^ (~b22 & b23); a22 = b22 ^ (~b23 & b24);
     a23 = b23 ^ (~b24 & b20); a24 = b24 ^ (~b20 & b21);
     // iota
-    a00 ^= kRC[round];
+    a00 ^= detail::kKeccakRC[round];
   }
   A[0] = a00; A[1] = a01; A[2] = a02; A[3] = a03; A[4] = a04;
   A[5] = a05; A[6] = a06; A[7] = a07; A[8] = a08; A[9] = a09;
@@ -119,7 +111,7 @@ __attribute__((always_inline)) inline void keccak_f1600_planes(std::uint64_t st[
       const std::uint64_t b02 = rol(A[12] ^ d2, 43);
       const std::uint64_t b03 = rol(A[18] ^ d3, 21);
       const std::uint64_t b04 = rol(A[24] ^ d4, 14);
-      E[0] = b00 ^ andn(b01, b02) ^ kRC[round];
+      E[0] = b00 ^ andn(b01, b02) ^ detail::kKeccakRC[round];
       E[1] = b01 ^ andn(b02, b03);
       E[2] = b02 ^ andn(b03, b04);
       E[3] = b03 ^ andn(b04, b00);
@@ -181,7 +173,7 @@ __attribute__((always_inline)) inline void keccak_f1600_planes(std::uint64_t st[
       const std::uint64_t b02 = rol(E[12] ^ d2, 43);
       const std::uint64_t b03 = rol(E[18] ^ d3, 21);
       const std::uint64_t b04 = rol(E[24] ^ d4, 14);
-      A[0] = b00 ^ andn(b01, b02) ^ kRC[round + 1];
+      A[0] = b00 ^ andn(b01, b02) ^ detail::kKeccakRC[round + 1];
       A[1] = b01 ^ andn(b02, b03);
       A[2] = b02 ^ andn(b03, b04);
       A[3] = b03 ^ andn(b04, b00);

@@ -28,14 +28,6 @@ KX8_ATTR __attribute__((always_inline)) inline __m512i kx_chi(__m512i a, __m512i
   return _mm512_ternarylogic_epi64(a, b, c, 0xD2);  // a ^ (~b & c)
 }
 
-constexpr std::uint64_t kRC8[24] = {
-    0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
-    0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
-    0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-    0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
-    0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
-    0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL};
-
 // FIPS 202 §3.3: Rnd(A, ir) = ι(χ(π(ρ(θ(A)))), ir) for ir = 0..23 (Algorithm 7), plane by plane:
 // each output row's five B lanes (θ, ρ, π) are consumed by χ at once, two rounds per iteration
 // alternating between A and E, so few values are live (the state stays in registers).
@@ -58,7 +50,7 @@ KX8_ATTR __attribute__((always_inline)) inline void kx_permute(__m512i A[25]) no
       const __m512i B02 = kx_rol<43>(kx_xor(A[12], D2));
       const __m512i B03 = kx_rol<21>(kx_xor(A[18], D3));
       const __m512i B04 = kx_rol<14>(kx_xor(A[24], D4));
-      E[0] = kx_xor(kx_chi(B00, B01, B02), _mm512_set1_epi64(static_cast<long long>(kRC8[round])));
+      E[0] = kx_xor(kx_chi(B00, B01, B02), _mm512_set1_epi64(static_cast<long long>(kKeccakRC[round])));
       E[1] = kx_chi(B01, B02, B03);
       E[2] = kx_chi(B02, B03, B04);
       E[3] = kx_chi(B03, B04, B00);
@@ -120,7 +112,7 @@ KX8_ATTR __attribute__((always_inline)) inline void kx_permute(__m512i A[25]) no
       const __m512i B02 = kx_rol<43>(kx_xor(E[12], D2));
       const __m512i B03 = kx_rol<21>(kx_xor(E[18], D3));
       const __m512i B04 = kx_rol<14>(kx_xor(E[24], D4));
-      A[0] = kx_xor(kx_chi(B00, B01, B02), _mm512_set1_epi64(static_cast<long long>(kRC8[round + 1])));
+      A[0] = kx_xor(kx_chi(B00, B01, B02), _mm512_set1_epi64(static_cast<long long>(kKeccakRC[round + 1])));
       A[1] = kx_chi(B01, B02, B03);
       A[2] = kx_chi(B02, B03, B04);
       A[3] = kx_chi(B03, B04, B00);

@@ -153,7 +153,7 @@ int mldsa_hashalg(hash::PreHash id) noexcept { return static_cast<int>(id) + 1; 
 static_assert(static_cast<int>(hash::PreHash::sha2_224) == 0 && static_cast<int>(hash::PreHash::shake_256) == 11);
 #endif
 
-unsigned interfaces(const SuiteInfo& s) noexcept {
+unsigned liboqs_interfaces(const SuiteInfo& s) noexcept {
   unsigned m = 0;
   if (const OQS_SIG* sig = oqs_sig(s)) {
     m |= provider::kPure;
@@ -288,7 +288,7 @@ struct OqsSigner final : SignerImpl {
   }
 };
 
-Result<std::unique_ptr<SignerImpl>> signer_from_expanded(const SuiteInfo& s, byte_span sk) {
+Result<std::unique_ptr<SignerImpl>> liboqs_signer_from_expanded(const SuiteInfo& s, byte_span sk) {
   const OQS_SIG* sig = oqs_sig(s);
   if (!sig || !sig->sig_with_ctx_support)
     return Error{Errc::unsupported, std::string(s.id) + ": liboqs cannot sign it in this build"};
@@ -300,8 +300,8 @@ Result<std::unique_ptr<SignerImpl>> signer_from_expanded(const SuiteInfo& s, byt
   return std::unique_ptr<SignerImpl>(std::move(impl));
 }
 
-Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, byte_span pub) {
-  if (interfaces(s) == 0) return Error{Errc::unsupported, std::string(s.id) + ": not in this liboqs build"};
+Result<std::unique_ptr<VerifierImpl>> liboqs_verifier_from_public(const SuiteInfo& s, byte_span pub) {
+  if (liboqs_interfaces(s) == 0) return Error{Errc::unsupported, std::string(s.id) + ": not in this liboqs build"};
   if (pub.size() != s.public_key_size) return length_error(s, "public key", s.public_key_size, pub.size());
   auto impl = std::make_unique<OqsVerifier>();
   impl->info = &s;
@@ -310,7 +310,7 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
-const Backend kBackend{nullptr, nullptr, &signer_from_expanded, &verifier_from_public, nullptr, nullptr, &interfaces};
+const Backend kLiboqsBackend{nullptr, nullptr, &liboqs_signer_from_expanded, &liboqs_verifier_from_public, nullptr, nullptr, &liboqs_interfaces};
 
 struct OqsKemDeleter {
   void operator()(OQS_KEM* k) const noexcept { OQS_KEM_free(k); }
@@ -342,7 +342,7 @@ Error not_here(const SuiteInfo& s, const char* what) {
 }
 }  // namespace
 
-const Backend* liboqs_backend() noexcept { return &kBackend; }
+const Backend* liboqs_backend() noexcept { return &kLiboqsBackend; }
 
 unsigned liboqs_operations(const SuiteInfo& s) noexcept {
   if (s.cls == SuiteClass::kem) return oqs_kem(s) ? provider::kKeygen | provider::kEncaps | provider::kDecaps : 0;

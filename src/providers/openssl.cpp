@@ -62,7 +62,7 @@ bool has_algorithm(const SuiteInfo& s) {
   return e.present;
 }
 
-unsigned interfaces(const SuiteInfo& s) noexcept {
+unsigned openssl_interfaces(const SuiteInfo& s) noexcept {
   if (!has_algorithm(s)) return 0;
   unsigned m = provider::kPure | provider::kContext | provider::kInternal;
   if (s.family == "ml-dsa") m |= provider::kExternalMu;
@@ -109,7 +109,7 @@ struct OsslVerifier final : VerifierImpl {
   }
 };
 
-Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, byte_span pub) {
+Result<std::unique_ptr<VerifierImpl>> openssl_verifier_from_public(const SuiteInfo& s, byte_span pub) {
   if (!has_algorithm(s)) return Error{Errc::unsupported, std::string(s.id) + ": not in the loaded libcrypto"};
   if (pub.size() != s.public_key_size)
     return Error{Errc::invalid_length, std::string(s.id) + ": public key must be " +
@@ -124,10 +124,10 @@ Result<std::unique_ptr<VerifierImpl>> verifier_from_public(const SuiteInfo& s, b
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
-const Backend kBackend{nullptr, nullptr, nullptr, &verifier_from_public, nullptr, nullptr, &interfaces};
+const Backend kOpensslBackend{nullptr, nullptr, nullptr, &openssl_verifier_from_public, nullptr, nullptr, &openssl_interfaces};
 }  // namespace
 
-const Backend* openssl_backend() noexcept { return &kBackend; }
+const Backend* openssl_backend() noexcept { return &kOpensslBackend; }
 
 provider::ProviderInfo openssl_info() {
   const std::string v = OpenSSL_version(OPENSSL_VERSION);
