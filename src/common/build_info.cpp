@@ -35,6 +35,8 @@ BuildInfo build_info() {
   b.portable = true;
 #endif
   if (cpu::has_avx2()) b.cpu_features.emplace_back("avx2");
+  if (cpu::has_avx512f()) b.cpu_features.emplace_back("avx512f");
+  if (cpu::has_avx512vl()) b.cpu_features.emplace_back("avx512vl");
   if (cpu::has_bmi2()) b.cpu_features.emplace_back("bmi2");
   if (cpu::has_sha_ni()) b.cpu_features.emplace_back("sha-ni");
   return b;

@@ -46,6 +46,23 @@ const Features& features() noexcept {
 bool has_avx2() noexcept { return !g_forced.load(std::memory_order_relaxed) && features().avx2; }
 bool has_sha_ni() noexcept { return !g_forced.load(std::memory_order_relaxed) && features().sha; }
 bool has_bmi2() noexcept { return !g_forced.load(std::memory_order_relaxed) && features().bmi2; }
+// __builtin_cpu_supports also checks that the OS saves the AVX-512 register state (XCR0).
+bool has_avx512f() noexcept {
+#if defined(PQSIG_X86)
+  static const bool f = __builtin_cpu_supports("avx512f");
+  return f && has_avx2();
+#else
+  return false;
+#endif
+}
+bool has_avx512vl() noexcept {
+#if defined(PQSIG_X86)
+  static const bool vl = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  return vl && has_avx2();
+#else
+  return false;
+#endif
+}
 void force_portable(bool on) noexcept { g_forced.store(on, std::memory_order_relaxed); }
 bool portable_forced() noexcept { return g_forced.load(std::memory_order_relaxed); }
 }  // namespace pqsig::cpu

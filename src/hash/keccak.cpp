@@ -235,9 +235,7 @@ __attribute__((target("bmi,bmi2"))) void detail::keccak_f1600_planes_bmi2(std::u
 
 #if defined(PQSIG_HAVE_AVX2_BACKENDS)
 bool detail::keccak_single_avx512vl_ok() noexcept {
-  // __builtin_cpu_supports also checks that the OS saves the AVX-512 register state (XCR0).
-  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-  return ok && cpu::has_avx2();  // has_avx2() is false when forced portable
+  return cpu::has_avx512vl();  // false when forced portable
 }
 #endif
 
@@ -296,9 +294,7 @@ const KeccakX4Backend kKeccakX4Scalar{"scalar", &x4i_permute_scalar, &x4i_squeez
 
 const KeccakX4Backend* keccak_x4_backend_avx512() noexcept {
 #if defined(PQSIG_HAVE_AVX512_BACKENDS)
-  // __builtin_cpu_supports also checks that the OS saves the AVX-512 register state (XCR0).
-  static const bool ok = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
-  if (ok && cpu::has_avx2()) return &kKeccakX4Avx512;  // has_avx2() is false when forced portable
+  if (cpu::has_avx512vl()) return &kKeccakX4Avx512;  // false when forced portable
 #endif
   return nullptr;
 }

@@ -173,10 +173,8 @@ KX8_ATTR void kx8_permute_mem(std::uint64_t st[25][8]) noexcept {
 const KeccakX8Backend kKeccakX8Avx512{"avx512f", &kx8_permute_mem};
 
 const KeccakX8Backend* keccak_x8_backend() noexcept {
-  // __builtin_cpu_supports also checks that the OS saves the AVX-512 register state (XCR0);
-  // valgrind hides AVX-512, so the constant-time tests run the 4-way fallback.
-  static const bool ok = __builtin_cpu_supports("avx512f");
-  if (ok && cpu::has_avx2()) return &kKeccakX8Avx512;  // has_avx2() is false when forced portable
+  // Valgrind hides AVX-512, so the constant-time tests run the 4-way fallback.
+  if (cpu::has_avx512f()) return &kKeccakX8Avx512;  // false when forced portable
   return nullptr;
 }
 }  // namespace pqsig::hash::detail
