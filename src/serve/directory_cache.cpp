@@ -100,6 +100,9 @@ Result<CardKeys> card_keys(const nlohmann::json& j) {
   } else if (ju != j.end()) {
     if (!ju->is_string()) return Error{Errc::invalid_encoding, "agent card: jwks_uri must be a string"};
     out.jwks_uri = ju->get<std::string>();
+    // §3.1.2: "The URI scheme MUST be https." (an empty or relative jwks_uri names no keys)
+    auto u = client::parse_url(out.jwks_uri);
+    if (!u || u->scheme != "https") return Error{Errc::invalid_encoding, "agent card: jwks_uri must be an https URL"};
   } else {
     return Error{Errc::invalid_encoding, "agent card carries no keys (jwks or jwks_uri)"};
   }
@@ -128,12 +131,7 @@ Result<CardKeys> validate_inline_agent_card(std::string_view text) {
     auto u = client::parse_url(cid->get<std::string>());
     if (!u || u->scheme != "https") return Error{Errc::invalid_encoding, "agent card: client_id must be an https URL"};
   }
-  auto k = card_keys(j);
-  if (k && !k->jwks_uri.empty()) {  // §3.1.2: "The URI scheme MUST be https."
-    auto u = client::parse_url(k->jwks_uri);
-    if (!u || u->scheme != "https") return Error{Errc::invalid_encoding, "agent card: jwks_uri must be an https URL"};
-  }
-  return k;
+  return card_keys(j);
 }
 
 DirectoryCache::DirectoryCache(DirectoryCacheOptions opt, Metrics* metrics, Fetch fetch)

@@ -153,6 +153,12 @@ TEST(ServeAgent, CardValidation) {
   EXPECT_FALSE(sv::validate_agent_card(R"({"client_id":"https://agent.example/card.json","jwks":{"keys":[]},"jwks_uri":"x"})", url).ok());
   EXPECT_FALSE(sv::validate_agent_card(R"({"client_id":"https://agent.example/card.json","jwks":{},"web_bot_auth":1})", url).ok());
   EXPECT_FALSE(sv::validate_agent_card("[]", url).ok());
+  // A jwks_uri must be an https URL (draft §3.1.2): empty, relative or http names no keys (fuzz finding).
+  for (const char* bad : {"", "/k", "http://agent.example/k", "x"}) {
+    const std::string card = std::string(R"({"client_id":"https://agent.example/card.json","jwks_uri":")") + bad + "\"}";
+    EXPECT_FALSE(sv::validate_agent_card(card, url).ok()) << bad;
+    EXPECT_FALSE(sv::validate_inline_agent_card(std::string(R"({"jwks_uri":")") + bad + "\"}").ok()) << bad;
+  }
 }
 
 // ------------------------------------------------------------------ replay stores
