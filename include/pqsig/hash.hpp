@@ -97,6 +97,31 @@ class Shake256x4 {
   bool wipe_ = true;
 };
 
+/// Eight independent SHAKE instances (FIPS 202 §6.2) squeezed together, each lane with its own
+/// rate (SHAKE128 or SHAKE256) over one short input: one 8-way permutation per block
+/// (AVX-512F), else two 4-way ones (one when lanes 4–7 are idle). Lets a caller batch
+/// SampleNTT, ExpandA/ExpandS/ExpandMask and PRF calls eight at a time, mixing SHAKE128 and
+/// SHAKE256 lanes. Construct with wipe = false only when every input is public.
+class ShakeX8 {
+ public:
+  static constexpr int kLanes = 8;
+  explicit ShakeX8(bool wipe = true) noexcept;
+  ~ShakeX8();
+  ShakeX8(const ShakeX8&) = delete;
+  ShakeX8& operator=(const ShakeX8&) = delete;
+  /// Lane `lane` absorbs `in` (len < rate) and is padded; rate is kShake128Rate or
+  /// kShake256Rate. Call before the first squeeze; lanes never set stay idle.
+  void absorb_once(int lane, std::size_t rate, const std::uint8_t* in, std::size_t len) noexcept;
+  /// nblocks times: permute, then append the next block (the lane's rate in bytes) of every
+  /// active lane j with out[j] != nullptr to out[j] (advanced past what was written).
+  void squeeze_blocks(std::uint8_t* out[kLanes], std::size_t nblocks) noexcept;
+
+ private:
+  alignas(64) std::uint64_t st_[25][kLanes];  // lane i of instance j at st_[i][j]
+  std::uint8_t rate_lanes_[kLanes] = {};       // 0: idle
+  bool wipe_;
+};
+
 // One-shot helpers.
 void shake128(mut_byte_span out, byte_span in) noexcept;
 void shake256(mut_byte_span out, byte_span in) noexcept;

@@ -455,6 +455,54 @@ void Shake256x4::squeeze_blocks(std::uint8_t* out[4], std::size_t nblocks) noexc
   detail::keccak_x4_backend().squeeze(st_, out, kShake256Rate / 8, nblocks);
 }
 
+namespace detail {
+void keccak_x8_permute(std::uint64_t st[25][8], unsigned halves) noexcept {
+  if (const KeccakX8Backend* b = keccak_x8_backend()) {
+    b->permute(st);
+    return;
+  }
+  const KeccakX4Backend& b4 = keccak_x4_backend();
+  alignas(32) std::uint64_t h[25][4];
+  for (std::size_t half = 0; half < 2; ++half) {
+    if (!(halves >> half & 1u)) continue;
+    for (int i = 0; i < 25; ++i) std::memcpy(h[i], &st[i][4 * half], 32);
+    b4.permute(h);
+    for (int i = 0; i < 25; ++i) std::memcpy(&st[i][4 * half], h[i], 32);
+  }
+  secure_zero(h, sizeof h);  // the states may be secret
+}
+}  // namespace detail
+
+ShakeX8::ShakeX8(bool wipe) noexcept : wipe_(wipe) { std::memset(st_, 0, sizeof st_); }
+ShakeX8::~ShakeX8() {
+  if (wipe_) secure_zero(st_, sizeof st_);
+}
+// FIPS 202 Algorithm 8 lines 1–6 for one short input (len < rate: no permutation yet) with
+// pad10*1 and the SHAKE suffix 1111 (§6.2, §B.2), written into lane `lane` of the interleave.
+void ShakeX8::absorb_once(int lane, std::size_t rate, const std::uint8_t* in, std::size_t len) noexcept {
+  std::uint8_t blk[kShake128Rate] = {};
+  if (len != 0) std::memcpy(blk, in, len);
+  blk[len] ^= 0x1F;
+  blk[rate - 1] ^= 0x80;
+  for (std::size_t i = 0; i < rate / 8; ++i) st_[i][lane] = load64(blk + 8 * i);
+  rate_lanes_[lane] = static_cast<std::uint8_t>(rate / 8);
+  if (wipe_) secure_zero(blk, sizeof blk);
+}
+// FIPS 202 Algorithm 8 lines 7–10, one block per lane per permutation.
+void ShakeX8::squeeze_blocks(std::uint8_t* out[kLanes], std::size_t nblocks) noexcept {
+  unsigned halves = 0;
+  for (int j = 0; j < kLanes; ++j)
+    if (rate_lanes_[j]) halves |= 1u << (j / 4);
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    detail::keccak_x8_permute(st_, halves);
+    for (int j = 0; j < kLanes; ++j) {
+      if (!out[j] || !rate_lanes_[j]) continue;
+      for (std::size_t i = 0; i < rate_lanes_[j]; ++i) std::memcpy(out[j] + 8 * i, &st_[i][j], 8);
+      out[j] += 8 * rate_lanes_[j];
+    }
+  }
+}
+
 void shake128(mut_byte_span out, byte_span in) noexcept {
   Shake128 h;
   h.absorb(in);

@@ -79,6 +79,10 @@ struct KeccakX8Backend {
   void (*permute)(std::uint64_t st[25][8]) noexcept;
 };
 const KeccakX8Backend* keccak_x8_backend() noexcept;
+/// Keccak-p[1600,24] on eight interleaved states (st[i][j] = lane i of state j): the 8-way
+/// backend when there is one, else the 4-way backend on each half whose bit is set in `halves`
+/// (bit 0: states 0–3, bit 1: states 4–7; a half left out is not permuted).
+void keccak_x8_permute(std::uint64_t st[25][8], unsigned halves = 3) noexcept;
 
 /// The 4-way scalar fallback (one permutation after another), states one after another.
 void keccak_f1600_x4_scalar(std::uint64_t st[4][25]) noexcept;

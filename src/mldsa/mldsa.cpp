@@ -11,9 +11,11 @@
 //
 // No heap allocation: all state lives in fixed-size work structs on the stack, wiped on return.
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstddef>
 #include <cstring>
+#include <thread>
 #include <type_traits>
 
 #include "common/ct.hpp"
@@ -27,9 +29,8 @@ namespace detail {
 namespace {
 
 using hash::Shake128;
-using hash::Shake128x4;
+using hash::ShakeX8;
 using hash::Shake256;
-using hash::Shake256x4;
 using std::int32_t;
 using std::int64_t;
 using std::size_t;
@@ -155,115 +156,105 @@ struct Impl {
 
   // ------------------------------------------------------------------ sampling (§7.3)
 
-  // FIPS 204, Algorithm 32: ExpandA(ρ) → Â, entries sampled four at a time on the 4-way Keccak
-  // (the unused lanes of a last, partial group repeat its last entry into a spare polynomial).
+  // FIPS 204, Algorithm 32: ExpandA(ρ) → Â, entries sampled eight at a time (hash::ShakeX8: one
+  // 8-way permutation per block with AVX-512F, two 4-way ones otherwise). ρ is public.
   static void ExpandA(Poly (&A)[K][L], const uint8_t rho[32]) noexcept {
     constexpr int kTotal = K * L;
     constexpr size_t kBlocks = 5;  // 840 bytes = 280 candidates, enough for 256 with high probability
-    alignas(32) uint8_t buf[4][kBlocks * hash::kShake128Rate];
-    Poly spare[3];
-    for (int e = 0; e < kTotal; e += 4) {
-      uint8_t in[4][34];
-      const uint8_t* ins[4];
-      uint8_t* outs[4];
-      int32_t* dst[4];
-      int ctr[4];
-      for (int j = 0; j < 4; ++j) {
-        const int idx = e + j < kTotal ? e + j : kTotal - 1;
-        const int r = idx / L, s = idx % L;
-        std::memcpy(in[j], rho, 32);
-        in[j][32] = static_cast<uint8_t>(s);  // ρ ‖ IntegerToBytes(s, 1) ‖ IntegerToBytes(r, 1)
-        in[j][33] = static_cast<uint8_t>(r);
-        ins[j] = in[j];
+    alignas(32) uint8_t buf[8][kBlocks * hash::kShake128Rate];
+    uint8_t in[34];
+    std::memcpy(in, rho, 32);
+    for (int e = 0; e < kTotal; e += 8) {
+      const int n = kTotal - e < 8 ? kTotal - e : 8;
+      ShakeX8 x(false);  // ρ and Â are public: no wipe
+      int32_t* dst[8];
+      uint8_t* outs[8] = {};
+      int ctr[8];
+      for (int j = 0; j < n; ++j) {
+        const int r = (e + j) / L, s = (e + j) % L;
+        in[32] = static_cast<uint8_t>(s);  // ρ ‖ IntegerToBytes(s, 1) ‖ IntegerToBytes(r, 1)
+        in[33] = static_cast<uint8_t>(r);
+        x.absorb_once(j, hash::kShake128Rate, in, 34);
         outs[j] = buf[j];
-        dst[j] = e + j < kTotal ? A[r][s].c : spare[j - 1].c;
+        dst[j] = A[r][s].c;
       }
-      Shake128x4 x(false);  // ρ is public: no wipe
-      x.absorb_once(ins, 34);
       x.squeeze_blocks(outs, kBlocks);
       bool more = false;
-      for (int j = 0; j < 4; ++j) {
+      for (int j = 0; j < n; ++j) {
         ctr[j] = poly_backend().rej_ntt_poly(dst[j], 0, buf[j], sizeof buf[j]);
         more |= ctr[j] < kN;
       }
-      while (more) {
+      while (more) {  // rare: one more block for every lane, read by the unfinished ones
+        for (int j = 0; j < n; ++j) outs[j] = ctr[j] < kN ? buf[j] : nullptr;
         x.squeeze_blocks(outs, 1);
         more = false;
-        for (int j = 0; j < 4; ++j) {
-          ctr[j] = poly_backend().rej_ntt_poly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
+        for (int j = 0; j < n; ++j) {
+          if (ctr[j] < kN) ctr[j] = poly_backend().rej_ntt_poly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
           more |= ctr[j] < kN;
         }
       }
     }
   }
 
-  // FIPS 204, Algorithm 33: ExpandS(ρ′) → (s1, s2), polynomials sampled four at a time
-  // (unused lanes of a last, partial group repeat its last polynomial into a spare one).
+  // FIPS 204, Algorithm 33: ExpandS(ρ′) → (s1, s2), polynomials sampled eight at a time.
   static void ExpandS(Poly (&s1)[L], Poly (&s2)[K], const uint8_t rhop[64]) noexcept {
     constexpr int kTotal = K + L;
     constexpr size_t kBlocks = 2;
-    uint8_t in[4][66];
-    alignas(32) uint8_t buf[4][kBlocks * hash::kShake256Rate];
-    Poly spare[3];
-    auto target = [&](int r) -> int32_t* { return r < L ? s1[r].c : r < kTotal ? s2[r - L].c : spare[r - kTotal].c; };
-    for (int e = 0; e < kTotal; e += 4) {
-      const uint8_t* ins[4];
-      uint8_t* outs[4];
-      int ctr[4];
-      for (int j = 0; j < 4; ++j) {
-        const int idx = e + j < kTotal ? e + j : kTotal - 1;
-        std::memcpy(in[j], rhop, 64);
-        in[j][64] = static_cast<uint8_t>(idx);  // IntegerToBytes(r, 2)
-        in[j][65] = 0;
-        ins[j] = in[j];
+    uint8_t in[66];
+    alignas(32) uint8_t buf[8][kBlocks * hash::kShake256Rate];
+    std::memcpy(in, rhop, 64);
+    auto target = [&](int r) -> int32_t* { return r < L ? s1[r].c : s2[r - L].c; };
+    for (int e = 0; e < kTotal; e += 8) {
+      const int n = kTotal - e < 8 ? kTotal - e : 8;
+      ShakeX8 x;
+      uint8_t* outs[8] = {};
+      int ctr[8];
+      for (int j = 0; j < n; ++j) {
+        in[64] = static_cast<uint8_t>(e + j);  // IntegerToBytes(r, 2)
+        in[65] = 0;
+        x.absorb_once(j, hash::kShake256Rate, in, 66);
         outs[j] = buf[j];
       }
-      Shake256x4 x;
-      x.absorb_once(ins, 66);
       x.squeeze_blocks(outs, kBlocks);
       bool more = false;
-      for (int j = 0; j < 4; ++j) {
+      for (int j = 0; j < n; ++j) {
         ctr[j] = poly_backend().rej_bounded_poly(ETA, target(e + j), 0, buf[j], sizeof buf[j]);
         more |= ctr[j] < kN;
       }
       while (more) {
+        for (int j = 0; j < n; ++j) outs[j] = ctr[j] < kN ? buf[j] : nullptr;
         x.squeeze_blocks(outs, 1);
         more = false;
-        for (int j = 0; j < 4; ++j) {
-          ctr[j] = poly_backend().rej_bounded_poly(ETA, target(e + j), ctr[j], buf[j], hash::kShake256Rate);
+        for (int j = 0; j < n; ++j) {
+          if (ctr[j] < kN) ctr[j] = poly_backend().rej_bounded_poly(ETA, target(e + j), ctr[j], buf[j], hash::kShake256Rate);
           more |= ctr[j] < kN;
         }
       }
     }
     secure_zero(in, sizeof in);
     secure_zero(buf, sizeof buf);
-    secure_zero(spare, sizeof spare);
   }
 
-  // FIPS 204, Algorithm 34: ExpandMask(ρ″, κ) → y, with BitUnpack(·, γ1 − 1, γ1), four
-  // polynomials at a time (unused lanes of a last group are computed and discarded).
+  // FIPS 204, Algorithm 34: ExpandMask(ρ″, κ) → y, with BitUnpack(·, γ1 − 1, γ1), all L ≤ 7
+  // polynomials at once on the eight-lane SHAKE256.
   static void ExpandMask(Poly (&y)[L], const uint8_t rhopp[64], int kappa) noexcept {
+    static_assert(L <= ShakeX8::kLanes);
     constexpr size_t kBytes = 32 * kZBits;
     constexpr size_t kBlocks = (kBytes + hash::kShake256Rate - 1) / hash::kShake256Rate;
-    uint8_t in[4][66];
-    alignas(32) uint8_t buf[4][kBlocks * hash::kShake256Rate];
-    for (int r = 0; r < L; r += 4) {
-      const uint8_t* ins[4];
-      uint8_t* outs[4];
-      for (int j = 0; j < 4; ++j) {
-        const int idx = r + j < L ? r + j : L - 1;
-        std::memcpy(in[j], rhopp, 64);
-        in[j][64] = static_cast<uint8_t>(kappa + idx);  // IntegerToBytes(κ + r, 2)
-        in[j][65] = static_cast<uint8_t>((kappa + idx) >> 8);
-        ins[j] = in[j];
-        outs[j] = buf[j];
-      }
-      Shake256x4 x;
-      x.absorb_once(ins, 66);
-      x.squeeze_blocks(outs, kBlocks);
-      for (int j = 0; j < 4 && r + j < L; ++j)
-        BitUnpack<kZBits>(buf[j], y[r + j], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
+    uint8_t in[66];
+    alignas(32) uint8_t buf[L][kBlocks * hash::kShake256Rate];
+    std::memcpy(in, rhopp, 64);
+    ShakeX8 x;
+    uint8_t* outs[8] = {};
+    for (int r = 0; r < L; ++r) {
+      in[64] = static_cast<uint8_t>(kappa + r);  // IntegerToBytes(κ + r, 2)
+      in[65] = static_cast<uint8_t>((kappa + r) >> 8);
+      x.absorb_once(r, hash::kShake256Rate, in, 66);
+      outs[r] = buf[r];
     }
+    x.squeeze_blocks(outs, kBlocks);
+    for (int r = 0; r < L; ++r)
+      BitUnpack<kZBits>(buf[r], y[r], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
     secure_zero(in, sizeof in);
     secure_zero(buf, sizeof buf);
   }
@@ -408,11 +399,32 @@ struct Impl {
   /// A decoded secret key ready for signing: NTT(s1), NTT(s2), NTT(t0), K, tr (FIPS 204
   /// Algorithm 7 lines 1–4) and Â (line 5). Kept on the stack by sign(), or in a
   /// PreparedSigningKey. Â is public and sits last: wipe_secret() clears the fields before it.
+  /// s2 and t0 are stored as decoded and taken to the NTT domain by the first signature
+  /// (CompleteSecret, once per state, thread-safe): generating or importing a key that is never
+  /// used to sign does not pay for their 2k NTTs.
   struct SecretState {
-    Poly s1[L], s2[K], t0[K];  // NTT domain
+    Poly s1[L];                 // NTT domain
+    mutable Poly s2[K], t0[K];  // normal domain until ntt_state == kNttDone, then NTT domain
     uint8_t rho[32], key[32], tr[64];
+    mutable std::atomic<int> ntt_state{kNttPending};
     Poly A[K][L];
   };
+  static constexpr int kNttPending = 0, kNttBusy = 1, kNttDone = 2;
+  // FIPS 204, Algorithm 7 lines 2–3 for s2 and t0: NTT(s2), NTT(t0), run by the first caller;
+  // concurrent callers wait for it (a few microseconds, once per key).
+  static void CompleteSecret(const SecretState& s) noexcept {
+    if (s.ntt_state.load(std::memory_order_acquire) == kNttDone) return;
+    int expected = kNttPending;
+    if (s.ntt_state.compare_exchange_strong(expected, kNttBusy, std::memory_order_acq_rel)) {
+      for (int i = 0; i < K; ++i) {
+        be().ntt(s.s2[i].c);
+        be().ntt(s.t0[i].c);
+      }
+      s.ntt_state.store(kNttDone, std::memory_order_release);
+      return;
+    }
+    while (s.ntt_state.load(std::memory_order_acquire) != kNttDone) std::this_thread::yield();
+  }
   static void wipe_secret(SecretState& s) noexcept { secure_zero(&s, offsetof(SecretState, A)); }
   struct SecretWipe {
     SecretState& s;
@@ -459,12 +471,11 @@ struct Impl {
     ComputeTr(pk, w.tr);  // tr = H(pk, 64)
     skEncode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
     if (!prepare) return;
-    // FIPS 204, Algorithm 7 lines 1–4 from the values skDecode(sk) would return.
+    // FIPS 204, Algorithm 7 lines 1–4 from the values skDecode(sk) would return (NTT(s2) and
+    // NTT(t0) deferred to the first signature: CompleteSecret).
     for (int i = 0; i < K; ++i) {
       s.s2[i] = w.s2[i];
-      be().ntt(s.s2[i].c);
       s.t0[i] = w.t0[i];
-      be().ntt(s.t0[i].c);
     }
     std::memcpy(s.rho, rho, 32);
     std::memcpy(s.key, key, 32);
@@ -521,7 +532,7 @@ struct Impl {
     uint8_t ctilde[kCtilde];
   };
 
-  // FIPS 204, Algorithm 7 lines 1–5: skDecode, NTT(s1), NTT(s2), NTT(t0), ExpandA.
+  // FIPS 204, Algorithm 7 lines 1–5: skDecode, NTT(s1), ExpandA (NTT(s2), NTT(t0): CompleteSecret).
   // False if the secret key encoding is invalid (s1/s2 out of range).
   static bool PrepareSecret(SecretState& s, const uint8_t* sk) noexcept {
     uint32_t bad = skDecode(sk, s.rho, s.key, s.tr, s.s1, s.s2, s.t0);
@@ -529,8 +540,6 @@ struct Impl {
     CT_DECLASSIFY(&bad, sizeof bad);
     if (bad) return false;
     for (int i = 0; i < L; ++i) be().ntt(s.s1[i].c);
-    for (int i = 0; i < K; ++i) be().ntt(s.s2[i].c);
-    for (int i = 0; i < K; ++i) be().ntt(s.t0[i].c);
     ExpandA(s.A, s.rho);
     return true;
   }
@@ -546,6 +555,7 @@ struct Impl {
 
   // FIPS 204, Algorithm 7 lines 7–33 on a prepared key.
   static int SignCore(const SecretState& s, const uint8_t mu[64], const uint8_t rnd[32], uint8_t* sig) noexcept {
+    CompleteSecret(s);
     SignWork w;
     ScopedWipe<SignWork> wipe(w);
     {

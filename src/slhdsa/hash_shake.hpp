@@ -138,21 +138,8 @@ class ShakeHash {
   }
 
   // Keccak-p[1600,24] on kWidth interleaved states (FIPS 202 §3.3): one 8-way AVX-512F call, or
-  // two calls of the 4-way backend on the halves.
-  static void permute_xw(std::uint64_t st[25][kWidth]) noexcept {
-    if (const hash::detail::KeccakX8Backend* b = hash::detail::keccak_x8_backend()) {
-      b->permute(st);
-      return;
-    }
-    const hash::detail::KeccakX4Backend& b4 = hash::detail::keccak_x4_backend();
-    alignas(32) std::uint64_t h[25][4];
-    for (std::size_t half = 0; half < 2; ++half) {
-      for (int i = 0; i < 25; ++i) std::memcpy(h[i], &st[i][4 * half], 32);
-      b4.permute(h);
-      for (int i = 0; i < 25; ++i) std::memcpy(&st[i][4 * half], h[i], 32);
-    }
-    wipe(h, sizeof h);  // may hold SK.seed (PRF) or secret chain values
-  }
+  // two calls of the 4-way backend on the halves (hash::detail::keccak_x8_permute).
+  static void permute_xw(std::uint64_t st[25][kWidth]) noexcept { hash::detail::keccak_x8_permute(st); }
 
   // kWidth lanes at once: the padded states are written directly in the interleaved layout
   // (lane i of state q at st[i][q]; n, 32 and the input are whole lanes).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <random>
 
 #include "common/cpu.hpp"
@@ -38,4 +39,77 @@ TEST(KeccakX8, NullWhenForcedPortable) {
   const detail::KeccakX8Backend* be = detail::keccak_x8_backend();
   cpu::force_portable(false);
   EXPECT_EQ(be, nullptr);
+}
+
+// keccak_x8_permute: the 8-way backend or, forced portable, the 4-way backend per half; a half
+// left out of `halves` is not touched.
+TEST(KeccakX8, PermuteDispatchAndHalves) {
+  constexpr std::uint64_t kSeed = 0x7065726d75746538ULL;
+  std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed));
+  std::mt19937_64 rng(kSeed);
+  for (int forced = 0; forced < 2; ++forced) {
+    cpu::force_portable(forced == 1);
+    for (unsigned halves = 1; halves <= 3; ++halves) {
+      alignas(64) std::uint64_t a[25][8];
+      std::uint64_t ref[8][25];
+      for (int i = 0; i < 25; ++i)
+        for (int j = 0; j < 8; ++j) a[i][j] = ref[j][i] = rng();
+      detail::keccak_x8_permute(a, halves);
+      const bool all = detail::keccak_x8_backend() != nullptr;  // the 8-way call permutes every state
+      for (int j = 0; j < 8; ++j)
+        if (all || (halves >> (j / 4) & 1u)) keccak_f1600_scalar(ref[j]);
+      for (int i = 0; i < 25; ++i)
+        for (int j = 0; j < 8; ++j)
+          ASSERT_EQ(a[i][j], ref[j][i]) << "lane " << i << " state " << j << " halves " << halves << " forced " << forced;
+    }
+  }
+  cpu::force_portable(false);
+}
+
+// ShakeX8 lane by lane against the single-state SHAKE128 / SHAKE256: mixed rates, idle lanes,
+// inputs of every length up to rate − 1, several blocks, on the dispatched and forced-portable paths.
+TEST(ShakeX8, MatchesSingleShake) {
+  constexpr std::uint64_t kSeed = 0x7368616b65783821ULL;
+  std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed));
+  std::mt19937_64 rng(kSeed);
+  for (int forced = 0; forced < 2; ++forced) {
+    cpu::force_portable(forced == 1);
+    for (int trial = 0; trial < 60; ++trial) {
+      ShakeX8 x(trial % 2 == 0);
+      std::size_t rate[8], len[8];
+      bool used[8];
+      std::uint8_t in[8][kShake128Rate];
+      for (int j = 0; j < 8; ++j) {
+        used[j] = trial < 20 || rng() % 4 != 0;  // some trials leave lanes (or a whole half) idle
+        if (trial % 7 == 3 && j >= 4) used[j] = false;
+        rate[j] = rng() % 2 ? kShake128Rate : kShake256Rate;
+        len[j] = trial == 0 ? 0 : trial == 1 ? rate[j] - 1 : rng() % rate[j];
+        for (auto& b : in[j]) b = static_cast<std::uint8_t>(rng());
+        if (used[j]) x.absorb_once(j, rate[j], in[j], len[j]);
+      }
+      const std::size_t blocks = 1 + rng() % 4;
+      std::uint8_t got[8][5 * kShake128Rate] = {};
+      std::uint8_t* outs[8];
+      for (int j = 0; j < 8; ++j) outs[j] = used[j] ? got[j] : nullptr;
+      x.squeeze_blocks(outs, 1);  // one call, then the rest
+      if (blocks > 1) x.squeeze_blocks(outs, blocks - 1);
+      for (int j = 0; j < 8; ++j) {
+        if (!used[j]) continue;
+        EXPECT_EQ(outs[j], got[j] + blocks * rate[j]) << "lane " << j;
+        std::uint8_t want[5 * kShake128Rate];
+        if (rate[j] == kShake128Rate) {
+          Shake128 h;
+          h.absorb(in[j], len[j]);
+          h.squeeze(want, blocks * rate[j]);
+        } else {
+          Shake256 h;
+          h.absorb(in[j], len[j]);
+          h.squeeze(want, blocks * rate[j]);
+        }
+        ASSERT_EQ(0, std::memcmp(want, got[j], blocks * rate[j]))
+            << "lane " << j << " rate " << rate[j] << " len " << len[j] << " trial " << trial << " forced " << forced;
+      }
+    }
+  }
+  cpu::force_portable(false);
 }
