@@ -58,99 +58,120 @@ inline void PRF(std::uint8_t out[64 * Eta], const std::uint8_t s[32], std::uint8
   h.squeeze(out, 64 * Eta);
 }
 
-// PRF_η for up to four counters N at once (SHAKE256 four-way): out[l] receives `blocks`
-// 136-byte blocks of SHAKE256(s ‖ N[l]); PRF_η(s, N[l]) is its first 64η bytes.
-constexpr std::size_t kPrfBlocks3 = (64 * 3 + hash::kShake256Rate - 1) / hash::kShake256Rate;  // 2
-using PrfBuf = std::uint8_t[kPrfBlocks3 * hash::kShake256Rate];
-inline void PRF_x4(PrfBuf* out, const std::uint8_t s[32], const std::uint8_t* N, int n, std::size_t blocks) noexcept {
-  std::uint8_t in[4][33];
-  const std::uint8_t* inp[4];
-  std::uint8_t* outp[4];
-  for (int l = 0; l < 4; ++l) {
-    std::memcpy(in[l], s, 32);
-    in[l][32] = N[l < n ? l : 0];
-    inp[l] = in[l];
-    outp[l] = out[l];
-  }
-  hash::Shake256x4 x;
-  x.absorb_once(inp, 33);
-  x.squeeze_blocks(outp, blocks);
-  secure_zero(in, sizeof in);
-}
-
-// ---------------------------------------------------------------- SampleNTT (4-way)
+// ---------------------------------------------------------------- batched XOF calls
 constexpr std::size_t kSampleNttFirst = 3;  // 504 bytes = 336 candidates; ~99% of samples finish here
 
-// FIPS 203, Algorithm 7: SampleNTT(ρ ‖ j ‖ i) with the single-state SHAKE128 (a lone entry: one
-// lane of the four-way permutation would cost more than the single one).
-void sample_ntt_1(const PolyOps& ops, const std::uint8_t rho[32], const std::uint8_t idx[2], NttPoly& out) noexcept {
+// FIPS 203, Algorithm 7: SampleNTT(ρ ‖ j ‖ i) with the single-state SHAKE128 (a lone entry).
+void sample_ntt_1(const PolyOps& ops, const std::uint8_t rho[32], std::uint8_t j, std::uint8_t i,
+                  std::uint16_t* out) noexcept {
   constexpr std::size_t kRate = hash::kShake128Rate;
   hash::Shake128 xof;
+  const std::uint8_t idx[2] = {j, i};
   xof.absorb(rho, 32);
   xof.absorb(idx, 2);
   alignas(32) std::uint8_t buf[kSampleNttFirst * kRate];
   xof.squeeze(buf, sizeof buf);  // squeeze(), not squeeze_blocks(): no permutation ahead of need
-  int count = ops.sample_ntt_parse(out.c, 0, buf, sizeof buf);
+  int count = ops.sample_ntt_parse(out, 0, buf, sizeof buf);
   while (count < kN) {
     xof.squeeze(buf, kRate);
-    count = ops.sample_ntt_parse(out.c, count, buf, kRate);
+    count = ops.sample_ntt_parse(out, count, buf, kRate);
   }
 }
 
-// FIPS 203, Algorithm 7: SampleNTT(B) for up to four seeds ρ‖j‖i at once. The XOF is read
-// incrementally, one 168-byte block after another, until all 256 coefficients are accepted;
-// there is no fixed cut-off. ρ is public, so rejection branches are fine.
-// idx[n] = (j, i), the two bytes appended to ρ; outs[n] receives the Â entry. n ≤ 4.
-void sample_ntt_x4(const PolyOps& ops, const std::uint8_t rho[32], const std::uint8_t idx[][2], NttPoly* const outs[],
-                   int n) noexcept {
-  if (n == 1) return sample_ntt_1(ops, rho, idx[0], *outs[0]);
-  constexpr std::size_t kRate = hash::kShake128Rate;
-  constexpr std::size_t kFirst = kSampleNttFirst;
-  std::uint8_t in[4][34];
-  const std::uint8_t* inp[4];
-  NttPoly dummy;
-  NttPoly* out[4];
-  int count[4];
-  for (int l = 0; l < 4; ++l) {
-    const int src = l < n ? l : 0;
-    std::memcpy(in[l], rho, 32);
-    in[l][32] = idx[src][0];
-    in[l][33] = idx[src][1];
-    inp[l] = in[l];
-    out[l] = l < n ? outs[l] : &dummy;
-    count[l] = l < n ? 0 : kN;
+// One XOF call of K-PKE: an Â entry SampleNTT(ρ ‖ j ‖ i) (Algorithm 7, SHAKE128; public) or a
+// noise polynomial SamplePolyCBD_η(PRF_η(σ, N)) (Algorithms 8 and §4.1's PRF, SHAKE256; secret).
+struct XofJob {
+  std::uint16_t* out;
+  const std::uint8_t* seed;  // 32 bytes: ρ (SampleNTT) or σ (PRF)
+  std::uint8_t eta;          // 0: SampleNTT; 2 or 3: PRF_η then SamplePolyCBD_η
+  std::uint8_t b0;           // SampleNTT: j; PRF: N
+  std::uint8_t b1;           // SampleNTT: i
+};
+inline XofJob matrix_job(std::uint16_t* out, const std::uint8_t rho[32], int j, int i) noexcept {
+  return XofJob{out, rho, 0, static_cast<std::uint8_t>(j), static_cast<std::uint8_t>(i)};
+}
+inline XofJob noise_job(std::uint16_t* out, const std::uint8_t sigma[32], int eta, int N) noexcept {
+  return XofJob{out, sigma, static_cast<std::uint8_t>(eta), static_cast<std::uint8_t>(N), 0};
+}
+
+// Runs the jobs eight at a time on hash::ShakeX8 (SHAKE128 and SHAKE256 lanes side by side:
+// one 8-way permutation per block with AVX-512F, two 4-way ones otherwise); a group of one runs
+// on the single-state sponge. SampleNTT lanes read the XOF block after block until 256
+// coefficients are accepted (no fixed cut-off; ρ is public, so its rejection branches are fine);
+// PRF lanes read 64η bytes.
+void run_xof_jobs(const PolyOps& ops, const XofJob* jobs, int count) noexcept {
+  constexpr std::size_t kBuf = kSampleNttFirst * hash::kShake128Rate;  // ≥ 2 SHAKE256 blocks (PRF_3)
+  static_assert(kBuf >= 2 * hash::kShake256Rate);
+  alignas(32) std::uint8_t buf[8][kBuf];
+  bool secret = false;
+  for (int g = 0; g < count; g += 8) {
+    const int n = count - g < 8 ? count - g : 8;
+    const XofJob* J = jobs + g;
+    bool any_prf = false;
+    for (int l = 0; l < n; ++l) any_prf |= J[l].eta != 0;
+    secret |= any_prf;
+    if (n == 1) {
+      if (J[0].eta == 0) {
+        sample_ntt_1(ops, J[0].seed, J[0].b0, J[0].b1, J[0].out);
+      } else {
+        if (J[0].eta == 3) PRF<3>(buf[0], J[0].seed, J[0].b0);
+        else PRF<2>(buf[0], J[0].seed, J[0].b0);
+        ops.sample_poly_cbd(J[0].eta, buf[0], J[0].out);
+      }
+      continue;
+    }
+    hash::ShakeX8 x(any_prf);  // wiped when a lane holds σ
+    std::uint8_t in[34];
+    std::uint8_t* outs[8] = {};
+    std::size_t blocks = 1;
+    for (int l = 0; l < n; ++l) {
+      if (J[l].eta == 0) {
+        std::memcpy(in, J[l].seed, 32);
+        in[32] = J[l].b0;
+        in[33] = J[l].b1;
+        x.absorb_once(l, hash::kShake128Rate, in, 34);
+        blocks = kSampleNttFirst;
+      } else {
+        std::memcpy(in, J[l].seed, 32);
+        in[32] = J[l].b0;
+        x.absorb_once(l, hash::kShake256Rate, in, 33);
+        const std::size_t b = (64 * std::size_t{J[l].eta} + hash::kShake256Rate - 1) / hash::kShake256Rate;
+        if (b > blocks) blocks = b;
+      }
+      outs[l] = buf[l];
+    }
+    secure_zero(in, sizeof in);
+    x.squeeze_blocks(outs, blocks);
+    int cnt[8];
+    bool more = false;
+    for (int l = 0; l < n; ++l) {
+      if (J[l].eta == 0) {
+        cnt[l] = ops.sample_ntt_parse(J[l].out, 0, buf[l], kBuf);
+      } else {
+        ops.sample_poly_cbd(J[l].eta, buf[l], J[l].out);
+        cnt[l] = kN;
+      }
+      more |= cnt[l] < kN;
+    }
+    while (more) {  // rare: one more SHAKE128 block for the unfinished entries
+      for (int l = 0; l < n; ++l) outs[l] = cnt[l] < kN ? buf[l] : nullptr;
+      x.squeeze_blocks(outs, 1);
+      more = false;
+      for (int l = 0; l < n; ++l) {
+        if (cnt[l] < kN) cnt[l] = ops.sample_ntt_parse(J[l].out, cnt[l], buf[l], hash::kShake128Rate);
+        more |= cnt[l] < kN;
+      }
+    }
   }
-  hash::Shake128x4 xof(false);  // ρ and Â are public: no wipe
-  xof.absorb_once(inp, 34);
-  alignas(32) std::uint8_t buf[4][kFirst * kRate];
-  std::uint8_t* outp[4] = {buf[0], buf[1], buf[2], buf[3]};
-  xof.squeeze_blocks(outp, kFirst);
-  for (int l = 0; l < 4; ++l) count[l] = ops.sample_ntt_parse(out[l]->c, count[l], buf[l], kFirst * kRate);
-  for (;;) {
-    bool done = true;
-    for (int l = 0; l < 4; ++l) done = done && count[l] == kN;
-    if (done) break;
-    xof.squeeze_blocks(outp, 1);
-    for (int l = 0; l < 4; ++l) count[l] = ops.sample_ntt_parse(out[l]->c, count[l], buf[l], kRate);
-  }
+  if (secret) secure_zero(buf, sizeof buf);
 }
 
 // Matrix Â, with Â[i][j] = SampleNTT(ρ ‖ j ‖ i) (FIPS 203 Algorithm 13 lines 3–7), row-major:
-// a[i·k + j]; entries 0 .. kk − 1 (all k² unless the caller samples the last one itself).
+// a[i·k + j]; appends the jobs for entries 0 .. kk − 1 to `jobs`.
 template <int K>
-void expand_matrix(const PolyOps& ops, NttPoly* a, const std::uint8_t rho[32], int kk = K * K) noexcept {
-  for (int base = 0; base < kk; base += 4) {
-    std::uint8_t idx[4][2];
-    NttPoly* outs[4];
-    const int n = kk - base < 4 ? kk - base : 4;
-    for (int t = 0; t < n; ++t) {
-      const int i = (base + t) / K, j = (base + t) % K;
-      idx[t][0] = static_cast<std::uint8_t>(j);
-      idx[t][1] = static_cast<std::uint8_t>(i);
-      outs[t] = &a[base + t];
-    }
-    sample_ntt_x4(ops, rho, idx, outs, n);
-  }
+int matrix_jobs(XofJob* jobs, NttPoly* a, const std::uint8_t rho[32], int kk = K * K) noexcept {
+  for (int e = 0; e < kk; ++e) jobs[e] = matrix_job(a[e].c, rho, e % K, e / K);
+  return kk;
 }
 
 inline std::uint64_t load64(const std::uint8_t* p) noexcept {
@@ -281,34 +302,6 @@ struct Scheme {
                 P::dv == P::pub.dv);
   static_assert(k <= kMaxK);
 
-  // s[i] = SamplePolyCBD_η(PRF_η(σ, i)) for i < count, with η = η_a for i < n_a and η_b after
-  // (FIPS 203 Algorithm 13 lines 9–16, Algorithm 14 lines 9–17): four PRF calls per SHAKE256×4
-  // run, each run squeezing as many blocks as its largest η needs (a longer squeeze has the same
-  // prefix); a lone last call uses the single-state SHAKE256.
-  static void sample_cbd(const PolyOps& ops, const std::uint8_t sigma[32], int count, int n_a, int eta_a, int eta_b,
-                         std::uint16_t* const* s) noexcept {
-    Wiped<PrfBuf[4]> prf;
-    for (int base = 0; base < count; base += 4) {
-      const int n = count - base < 4 ? count - base : 4;
-      std::uint8_t N[4];
-      int eta[4];
-      std::size_t blocks = 1;
-      for (int t = 0; t < n; ++t) {
-        N[t] = static_cast<std::uint8_t>(base + t);
-        eta[t] = base + t < n_a ? eta_a : eta_b;
-        const std::size_t b = (64 * static_cast<std::size_t>(eta[t]) + hash::kShake256Rate - 1) / hash::kShake256Rate;
-        if (b > blocks) blocks = b;
-      }
-      if (n == 1) {
-        if (eta[0] == 3) PRF<3>(prf.v[0], sigma, N[0]);
-        else PRF<2>(prf.v[0], sigma, N[0]);
-      } else {
-        PRF_x4(prf.v, sigma, N, n, blocks);
-      }
-      for (int t = 0; t < n; ++t) ops.sample_poly_cbd(eta[t], prf.v[t], s[base + t]);
-    }
-  }
-
   // FIPS 203, Algorithm 13: K-PKE.KeyGen(d). Writes ek_PKE (kEkPke bytes), dk_PKE (kDkPke
   // bytes) and H(ek_PKE) (Algorithm 16 line 3's hash, computed here so that ML-KEM-768's lone
   // last Â entry can share permutations with it); `keep` receives t̂, Â (public) and ŝ (secret).
@@ -323,14 +316,15 @@ struct Scheme {
     // ρ is the public half of the seed: it is published in ek.
     CT_DECLASSIFY(rs.v, 32);
     // k = 3: Â has 9 entries, four-way sampled 4 + 4, the ninth sampled beside H(ek) below.
-    constexpr bool kLone = (k * k) % 4 == 1;
-    expand_matrix<k>(ops, keep.a, rho, kLone ? k * k - 1 : k * k);
-    // s (k polys) and e (k polys) from N = 0 .. 2k−1, then NTT.
+    constexpr bool kLone = (k * k) % 8 == 1;
+    // Â (all entries but a lone last one), then s (k polys) and e (k polys) from N = 0 .. 2k−1,
+    // batched eight XOF calls at a time (ML-KEM-512: all eight in one batch), then NTT(s), NTT(e).
     Wiped<NttPoly[2 * k]> se;
     {
-      std::uint16_t* outs[2 * k];
-      for (int i = 0; i < 2 * k; ++i) outs[i] = se.v[i].c;
-      sample_cbd(ops, sigma, 2 * k, 2 * k, P::eta1, P::eta1, outs);
+      XofJob jobs[k * k + 2 * k];
+      int n = matrix_jobs<k>(jobs, keep.a, rho, kLone ? k * k - 1 : k * k);
+      for (int i = 0; i < 2 * k; ++i) jobs[n++] = noise_job(se.v[i].c, sigma, P::eta1, i);
+      run_xof_jobs(ops, jobs, n);
     }
     for (int i = 0; i < 2 * k; ++i) ops.ntt(se.v[i].c);
     const NttPoly* s_hat = se.v;
@@ -369,10 +363,10 @@ struct Scheme {
     Wiped<Poly[k + 1]> e;  // e1 (k polys), e2
     Wiped<Poly> mu, v, u;
     {
-      std::uint16_t* outs[2 * k + 1];
-      for (int i = 0; i < k; ++i) outs[i] = y.v[i].c;
-      for (int i = 0; i <= k; ++i) outs[k + i] = e.v[i].c;
-      sample_cbd(ops, r, 2 * k + 1, k, P::eta1, P::eta2, outs);  // y: η1; e1, e2: η2
+      XofJob jobs[2 * k + 1];  // y: η1 (N = 0 .. k−1); e1, e2: η2 (N = k .. 2k)
+      for (int i = 0; i < k; ++i) jobs[i] = noise_job(y.v[i].c, r, P::eta1, i);
+      for (int i = 0; i <= k; ++i) jobs[k + i] = noise_job(e.v[i].c, r, P::eta2, k + i);
+      run_xof_jobs(ops, jobs, 2 * k + 1);
     }
     for (int i = 0; i < k; ++i) ops.ntt(y.v[i].c);
     const NttPoly* y_hat = y.v;
@@ -424,7 +418,10 @@ struct Scheme {
     st.ek_len = kEk;
     const PolyOps& ops = poly_ops();
     for (int i = 0; i < k; ++i) ops.decode_decompress(12, ek.data() + 384 * i, st.t_hat[i].c);
-    expand_matrix<k>(ops, st.a, ek.data() + 384 * k);
+    {
+      XofJob jobs[k * k];
+      run_xof_jobs(ops, jobs, matrix_jobs<k>(jobs, st.a, ek.data() + 384 * k));
+    }
     if (hek) std::memcpy(st.hek, hek, 32);
     else H(st.hek, ek);
   }

@@ -144,21 +144,53 @@ PQSIG_AVX2 inline void shuffle2(__m256i& x, __m256i& y) {
   y = b;
 }
 
-// FIPS 203, Algorithm 9: NTT(f) (AVX2). Coefficients grow by < q per layer (|·| < 8q after
-// seven layers, no overflow), and are reduced once at the end.
+// Broadcast zeta i in Montgomery form (the layers that use one zeta per register pair).
+PQSIG_AVX2 inline void ct_bfly_z(__m256i& a, __m256i& b, int i) {
+  ct_bfly(a, b, _mm256_set1_epi16(kT.zm[i]), _mm256_set1_epi16(kT.zq[i]));
+}
+PQSIG_AVX2 inline void gs_bfly_z(__m256i& a, __m256i& b, int i) {
+  gs_bfly(a, b, _mm256_set1_epi16(kT.zm[i]), _mm256_set1_epi16(kT.zq[i]));
+}
+
+// FIPS 203, Algorithm 9: NTT(f) (AVX2). The 256 coefficients are 16 registers v[0..15] of 16
+// lanes. len = 128, 64, 32 pair registers of equal parity (v[j], v[j + 8/4/2]), so they run in
+// two passes over the eight even and the eight odd registers; len = 16 pairs v[2m] with
+// v[2m + 1], and len = 8, 4, 2 run inside that pair after shuffles. Each pass keeps its
+// registers live (no spills even with AVX2's sixteen). Coefficients grow by < q per layer
+// (|·| < 8q after seven layers, no overflow) and are reduced once at the end.
 PQSIG_AVX2 void ntt_avx2(std::uint16_t c[kN]) noexcept {
-  __m256i v[16];
-  for (int i = 0; i < 16; ++i) v[i] = load(c + 16 * i);
-  // len = 128, 64, 32, 16: butterflies between whole registers, zeta index 128/len + group.
-  for (int d = 8, zi = 1; d >= 1; d >>= 1) {
-    for (int s = 0; s < 16; s += 2 * d, ++zi) {
-      const __m256i zm = _mm256_set1_epi16(kT.zm[zi]), zq = _mm256_set1_epi16(kT.zq[zi]);
-      for (int j = s; j < s + d; ++j) ct_bfly(v[j], v[j + d], zm, zq);
-    }
+  for (int p = 0; p < 2; ++p) {
+    __m256i u0 = load(c + 16 * p), u1 = load(c + 16 * (p + 2)), u2 = load(c + 16 * (p + 4)),
+            u3 = load(c + 16 * (p + 6)), u4 = load(c + 16 * (p + 8)), u5 = load(c + 16 * (p + 10)),
+            u6 = load(c + 16 * (p + 12)), u7 = load(c + 16 * (p + 14));
+    // len = 128: zeta index 1
+    ct_bfly_z(u0, u4, 1);
+    ct_bfly_z(u1, u5, 1);
+    ct_bfly_z(u2, u6, 1);
+    ct_bfly_z(u3, u7, 1);
+    // len = 64: zeta indices 2, 3
+    ct_bfly_z(u0, u2, 2);
+    ct_bfly_z(u1, u3, 2);
+    ct_bfly_z(u4, u6, 3);
+    ct_bfly_z(u5, u7, 3);
+    // len = 32: zeta indices 4 .. 7
+    ct_bfly_z(u0, u1, 4);
+    ct_bfly_z(u2, u3, 5);
+    ct_bfly_z(u4, u5, 6);
+    ct_bfly_z(u6, u7, 7);
+    store(c + 16 * p, u0);
+    store(c + 16 * (p + 2), u1);
+    store(c + 16 * (p + 4), u2);
+    store(c + 16 * (p + 6), u3);
+    store(c + 16 * (p + 8), u4);
+    store(c + 16 * (p + 10), u5);
+    store(c + 16 * (p + 12), u6);
+    store(c + 16 * (p + 14), u7);
   }
-  // len = 8, 4, 2 inside each register pair.
   for (int m = 0; m < 8; ++m) {
-    __m256i x = v[2 * m], y = v[2 * m + 1];
+    __m256i x = load(c + 32 * m), y = load(c + 32 * m + 16);
+    ct_bfly_z(x, y, 8 + m);  // len = 16: zeta index 8 + m
+    // len = 8, 4, 2 inside the register pair.
     shuffle8(x, y);
     ct_bfly(x, y, load(kT.f8[m]), load(kT.f8q[m]));
     shuffle4(x, y);
@@ -173,10 +205,10 @@ PQSIG_AVX2 void ntt_avx2(std::uint16_t c[kN]) noexcept {
   }
 }
 
-// FIPS 203, Algorithm 10: NTT^-1(f̂) (AVX2). Sums double per layer, so every coefficient is
-// Barrett-reduced after the len = 8 and len = 64 layers (|·| ≤ 8q before each).
+// FIPS 203, Algorithm 10: NTT^-1(f̂) (AVX2), the passes of ntt_avx2 in reverse. Sums double per
+// layer, so every coefficient is Barrett-reduced after the len = 8 and len = 64 layers (|·| ≤ 8q
+// before each).
 PQSIG_AVX2 void ntt_inverse_avx2(std::uint16_t c[kN]) noexcept {
-  __m256i v[16];
   for (int m = 0; m < 8; ++m) {
     __m256i x = load(c + 32 * m), y = load(c + 32 * m + 16);
     shuffle8(x, y);
@@ -188,23 +220,51 @@ PQSIG_AVX2 void ntt_inverse_avx2(std::uint16_t c[kN]) noexcept {
     shuffle4(x, y);
     gs_bfly(x, y, load(kT.i8[m]), load(kT.i8q[m]));
     shuffle8(x, y);
-    v[2 * m] = barrett(x);
-    v[2 * m + 1] = barrett(y);
-  }
-  // len = 16, 32, 64, 128: zeta index (256/len − 1) − group.
-  for (int d = 1; d <= 8; d <<= 1) {
-    const int base = 16 / d - 1;
-    for (int s = 0, g = 0; s < 16; s += 2 * d, ++g) {
-      const __m256i zm = _mm256_set1_epi16(kT.zm[base - g]), zq = _mm256_set1_epi16(kT.zq[base - g]);
-      for (int j = s; j < s + d; ++j) gs_bfly(v[j], v[j + d], zm, zq);
-    }
-    if (d == 4)
-      for (int i = 0; i < 16; ++i) v[i] = barrett(v[i]);
+    x = barrett(x);
+    y = barrett(y);
+    gs_bfly_z(x, y, 15 - m);  // len = 16: zeta index 15 − m
+    store(c + 32 * m, x);
+    store(c + 32 * m + 16, y);
   }
   // Multiply by 128^-1 = 3303 (Algorithm 10 line 14).
   constexpr std::int16_t kFm = mont(3303), kFq = mont_qinv(3303);
   const __m256i fm = _mm256_set1_epi16(kFm), fq = _mm256_set1_epi16(kFq);
-  for (int i = 0; i < 16; ++i) store(c + 16 * i, caddq(fqmul(v[i], fm, fq)));
+  for (int p = 0; p < 2; ++p) {
+    __m256i u0 = load(c + 16 * p), u1 = load(c + 16 * (p + 2)), u2 = load(c + 16 * (p + 4)),
+            u3 = load(c + 16 * (p + 6)), u4 = load(c + 16 * (p + 8)), u5 = load(c + 16 * (p + 10)),
+            u6 = load(c + 16 * (p + 12)), u7 = load(c + 16 * (p + 14));
+    // len = 32: zeta indices 7 .. 4
+    gs_bfly_z(u0, u1, 7);
+    gs_bfly_z(u2, u3, 6);
+    gs_bfly_z(u4, u5, 5);
+    gs_bfly_z(u6, u7, 4);
+    // len = 64: zeta indices 3, 2; then reduce
+    gs_bfly_z(u0, u2, 3);
+    gs_bfly_z(u1, u3, 3);
+    gs_bfly_z(u4, u6, 2);
+    gs_bfly_z(u5, u7, 2);
+    u0 = barrett(u0);
+    u1 = barrett(u1);
+    u2 = barrett(u2);
+    u3 = barrett(u3);
+    u4 = barrett(u4);
+    u5 = barrett(u5);
+    u6 = barrett(u6);
+    u7 = barrett(u7);
+    // len = 128: zeta index 1
+    gs_bfly_z(u0, u4, 1);
+    gs_bfly_z(u1, u5, 1);
+    gs_bfly_z(u2, u6, 1);
+    gs_bfly_z(u3, u7, 1);
+    store(c + 16 * p, caddq(fqmul(u0, fm, fq)));
+    store(c + 16 * (p + 2), caddq(fqmul(u1, fm, fq)));
+    store(c + 16 * (p + 4), caddq(fqmul(u2, fm, fq)));
+    store(c + 16 * (p + 6), caddq(fqmul(u3, fm, fq)));
+    store(c + 16 * (p + 8), caddq(fqmul(u4, fm, fq)));
+    store(c + 16 * (p + 10), caddq(fqmul(u5, fm, fq)));
+    store(c + 16 * (p + 12), caddq(fqmul(u6, fm, fq)));
+    store(c + 16 * (p + 14), caddq(fqmul(u7, fm, fq)));
+  }
 }
 
 // FIPS 203, Algorithms 11–12 (AVX2): out = Σ_j MultiplyNTTs(a[j·stride], b[j]). For each
