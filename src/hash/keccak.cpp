@@ -490,6 +490,14 @@ void ShakeX8::absorb_once(int lane, std::size_t rate, const std::uint8_t* in, st
 }
 // FIPS 202 Algorithm 8 lines 7–10, one block per lane per permutation.
 void ShakeX8::squeeze_blocks(std::uint8_t* out[kLanes], std::size_t nblocks) noexcept {
+  if (const detail::KeccakX8Backend* b = detail::keccak_x8_backend()) {
+    std::uint8_t* o[kLanes];
+    for (int j = 0; j < kLanes; ++j) o[j] = rate_lanes_[j] ? out[j] : nullptr;
+    b->squeeze(st_, o, rate_lanes_, nblocks);
+    for (int j = 0; j < kLanes; ++j)
+      if (o[j]) out[j] = o[j];
+    return;
+  }
   unsigned halves = 0;
   for (int j = 0; j < kLanes; ++j)
     if (rate_lanes_[j]) halves |= 1u << (j / 4);

@@ -167,10 +167,68 @@ KX8_ATTR void kx8_permute_mem(std::uint64_t st[25][8]) noexcept {
   kx_permute(A);
   for (int i = 0; i < 25; ++i) _mm512_storeu_si512(st[i], A[i]);
 }
+
+// Transposes the 8×8 block of 64-bit words r[0..7] (row i = Keccak lane base + i of the eight
+// states) into c[0..7] (c[j] = lanes base .. base + 7 of state j): unpack within 128-bit pairs,
+// then two rounds of 128-bit block shuffles.
+// (zero-masked forms with a full mask, as kx_rol: GCC 12's plain intrinsics pass
+// _mm512_undefined_epi32 through and trip -Wmaybe-uninitialized)
+KX8_ATTR __attribute__((always_inline)) inline __m512i kx_unpacklo(__m512i a, __m512i b) {
+  return _mm512_maskz_unpacklo_epi64(static_cast<__mmask8>(0xFF), a, b);
+}
+KX8_ATTR __attribute__((always_inline)) inline __m512i kx_unpackhi(__m512i a, __m512i b) {
+  return _mm512_maskz_unpackhi_epi64(static_cast<__mmask8>(0xFF), a, b);
+}
+#define KX_SHUF128(a, b, imm) _mm512_maskz_shuffle_i64x2(static_cast<__mmask8>(0xFF), a, b, imm)
+KX8_ATTR __attribute__((always_inline)) inline void kx_transpose8(const __m512i r[8], __m512i c[8]) noexcept {
+  const __m512i t0 = kx_unpacklo(r[0], r[1]), t1 = kx_unpackhi(r[0], r[1]);
+  const __m512i t2 = kx_unpacklo(r[2], r[3]), t3 = kx_unpackhi(r[2], r[3]);
+  const __m512i t4 = kx_unpacklo(r[4], r[5]), t5 = kx_unpackhi(r[4], r[5]);
+  const __m512i t6 = kx_unpacklo(r[6], r[7]), t7 = kx_unpackhi(r[6], r[7]);
+  constexpr int kEven = _MM_SHUFFLE(2, 0, 2, 0), kOdd = _MM_SHUFFLE(3, 1, 3, 1);
+  const __m512i u0 = KX_SHUF128(t0, t2, kEven), u1 = KX_SHUF128(t0, t2, kOdd);
+  const __m512i u2 = KX_SHUF128(t1, t3, kEven), u3 = KX_SHUF128(t1, t3, kOdd);
+  const __m512i u4 = KX_SHUF128(t4, t6, kEven), u5 = KX_SHUF128(t4, t6, kOdd);
+  const __m512i u6 = KX_SHUF128(t5, t7, kEven), u7 = KX_SHUF128(t5, t7, kOdd);
+  c[0] = KX_SHUF128(u0, u4, kEven);
+  c[4] = KX_SHUF128(u0, u4, kOdd);
+  c[2] = KX_SHUF128(u1, u5, kEven);
+  c[6] = KX_SHUF128(u1, u5, kOdd);
+  c[1] = KX_SHUF128(u2, u6, kEven);
+  c[5] = KX_SHUF128(u2, u6, kOdd);
+  c[3] = KX_SHUF128(u3, u7, kEven);
+  c[7] = KX_SHUF128(u3, u7, kOdd);
+}
+#undef KX_SHUF128
+
+// FIPS 202 Algorithm 8 lines 7–10 for eight sponges with the state kept in registers: per block,
+// one permutation, then the first rate_lanes[j] lanes of state j (in byte order) appended to
+// out[j] (skipped when out[j] is null), transposed from the interleave 8×8 words at a time.
+KX8_ATTR void kx8_squeeze_mem(std::uint64_t st[25][8], std::uint8_t* out[8], const std::uint8_t rate_lanes[8],
+                              std::size_t nblocks) noexcept {
+  __m512i A[25];
+  for (int i = 0; i < 25; ++i) A[i] = _mm512_loadu_si512(st[i]);
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    kx_permute(A);
+    for (int base = 0; base < 24; base += 8) {
+      __m512i c[8];
+      kx_transpose8(A + base, c);
+      for (int j = 0; j < 8; ++j) {
+        if (!out[j] || rate_lanes[j] <= base) continue;
+        const int n = rate_lanes[j] - base;
+        if (n >= 8) _mm512_storeu_si512(out[j] + 8 * base, c[j]);
+        else _mm512_mask_storeu_epi64(out[j] + 8 * base, static_cast<__mmask8>((1u << n) - 1), c[j]);
+      }
+    }
+    for (int j = 0; j < 8; ++j)
+      if (out[j]) out[j] += 8 * std::size_t{rate_lanes[j]};
+  }
+  for (int i = 0; i < 25; ++i) _mm512_storeu_si512(st[i], A[i]);
+}
 #undef KX8_ATTR
 }  // namespace
 
-const KeccakX8Backend kKeccakX8Avx512{"avx512f", &kx8_permute_mem};
+const KeccakX8Backend kKeccakX8Avx512{"avx512f", &kx8_permute_mem, &kx8_squeeze_mem};
 
 const KeccakX8Backend* keccak_x8_backend() noexcept {
   // Valgrind hides AVX-512, so the constant-time tests run the 4-way fallback.

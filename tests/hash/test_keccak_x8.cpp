@@ -92,10 +92,17 @@ TEST(ShakeX8, MatchesSingleShake) {
       std::uint8_t* outs[8];
       for (int j = 0; j < 8; ++j) outs[j] = used[j] ? got[j] : nullptr;
       x.squeeze_blocks(outs, 1);  // one call, then the rest
+      // Some trials stop reading lane 0 after its first block (a finished sampler): the other
+      // lanes must go on unchanged.
+      const bool drop0 = trial % 5 == 4 && used[0];
+      if (drop0) outs[0] = nullptr;
       if (blocks > 1) x.squeeze_blocks(outs, blocks - 1);
       for (int j = 0; j < 8; ++j) {
         if (!used[j]) continue;
-        EXPECT_EQ(outs[j], got[j] + blocks * rate[j]) << "lane " << j;
+        const std::size_t read = j == 0 && drop0 ? 1 : blocks;
+        if (!(j == 0 && drop0)) {
+          EXPECT_EQ(outs[j], got[j] + blocks * rate[j]) << "lane " << j;
+        }
         std::uint8_t want[5 * kShake128Rate];
         if (rate[j] == kShake128Rate) {
           Shake128 h;
@@ -106,7 +113,7 @@ TEST(ShakeX8, MatchesSingleShake) {
           h.absorb(in[j], len[j]);
           h.squeeze(want, blocks * rate[j]);
         }
-        ASSERT_EQ(0, std::memcmp(want, got[j], blocks * rate[j]))
+        ASSERT_EQ(0, std::memcmp(want, got[j], read * rate[j]))
             << "lane " << j << " rate " << rate[j] << " len " << len[j] << " trial " << trial << " forced " << forced;
       }
     }
