@@ -109,12 +109,25 @@ class ShakeX8 {
   ~ShakeX8();
   ShakeX8(const ShakeX8&) = delete;
   ShakeX8& operator=(const ShakeX8&) = delete;
-  /// Lane `lane` absorbs `in` (len < rate) and is padded; rate is kShake128Rate or
-  /// kShake256Rate. Call before the first squeeze; lanes never set stay idle.
+  /// Lane `lane` (re)starts as a fresh sponge with the given rate (kShake128Rate or
+  /// kShake256Rate) that has absorbed `in` (len < rate) with padding: the next squeeze returns
+  /// its first block. Lanes never set stay idle.
   void absorb_once(int lane, std::size_t rate, const std::uint8_t* in, std::size_t len) noexcept;
+  /// Lane `lane` (re)starts as an empty sponge for a long input fed by squeeze_blocks_absorbing.
+  void start_long(int lane, std::size_t rate) noexcept;
   /// nblocks times: permute, then append the next block (the lane's rate in bytes) of every
   /// active lane j with out[j] != nullptr to out[j] (advanced past what was written).
   void squeeze_blocks(std::uint8_t* out[kLanes], std::size_t nblocks) noexcept;
+  /// The same, with lane `lane` absorbing one block of `in` (its rate in bytes, already padded
+  /// by the caller for the last one) before each permutation: a long input hashed on one lane
+  /// while the others squeeze.
+  void squeeze_blocks_absorbing(std::uint8_t* out[kLanes], std::size_t nblocks, int lane,
+                                const std::uint8_t* in) noexcept;
+  /// The lane is idle from now on (the fallback without the 8-way backend may then skip a half).
+  void retire(int lane) noexcept { rate_lanes_[lane] = 0; }
+  /// Copies lane `lane`'s 25 words out / back in (to step it out of permutations it must skip).
+  void save_lane(int lane, std::uint64_t out[25]) const noexcept;
+  void load_lane(int lane, const std::uint64_t in[25]) noexcept;
 
  private:
   alignas(64) std::uint64_t st_[25][kLanes];  // lane i of instance j at st_[i][j]

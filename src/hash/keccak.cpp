@@ -485,15 +485,31 @@ void ShakeX8::absorb_once(int lane, std::size_t rate, const std::uint8_t* in, st
   blk[len] ^= 0x1F;
   blk[rate - 1] ^= 0x80;
   for (std::size_t i = 0; i < rate / 8; ++i) st_[i][lane] = load64(blk + 8 * i);
+  for (std::size_t i = rate / 8; i < 25; ++i) st_[i][lane] = 0;
   rate_lanes_[lane] = static_cast<std::uint8_t>(rate / 8);
   if (wipe_) secure_zero(blk, sizeof blk);
 }
-// FIPS 202 Algorithm 8 lines 7–10, one block per lane per permutation.
+void ShakeX8::start_long(int lane, std::size_t rate) noexcept {
+  for (int i = 0; i < 25; ++i) st_[i][lane] = 0;
+  rate_lanes_[lane] = static_cast<std::uint8_t>(rate / 8);
+}
+void ShakeX8::save_lane(int lane, std::uint64_t out[25]) const noexcept {
+  for (int i = 0; i < 25; ++i) out[i] = st_[i][lane];
+}
+void ShakeX8::load_lane(int lane, const std::uint64_t in[25]) noexcept {
+  for (int i = 0; i < 25; ++i) st_[i][lane] = in[i];
+}
+// FIPS 202 Algorithm 8 lines 7–10, one block per lane per permutation (and line 6 for the
+// absorbing lane, when there is one).
 void ShakeX8::squeeze_blocks(std::uint8_t* out[kLanes], std::size_t nblocks) noexcept {
+  squeeze_blocks_absorbing(out, nblocks, -1, nullptr);
+}
+void ShakeX8::squeeze_blocks_absorbing(std::uint8_t* out[kLanes], std::size_t nblocks, int lane,
+                                       const std::uint8_t* in) noexcept {
   if (const detail::KeccakX8Backend* b = detail::keccak_x8_backend()) {
     std::uint8_t* o[kLanes];
     for (int j = 0; j < kLanes; ++j) o[j] = rate_lanes_[j] ? out[j] : nullptr;
-    b->squeeze(st_, o, rate_lanes_, nblocks);
+    b->squeeze(st_, o, rate_lanes_, nblocks, in ? lane : 0, in);
     for (int j = 0; j < kLanes; ++j)
       if (o[j]) out[j] = o[j];
     return;
@@ -502,6 +518,10 @@ void ShakeX8::squeeze_blocks(std::uint8_t* out[kLanes], std::size_t nblocks) noe
   for (int j = 0; j < kLanes; ++j)
     if (rate_lanes_[j]) halves |= 1u << (j / 4);
   for (std::size_t b = 0; b < nblocks; ++b) {
+    if (in) {
+      for (std::size_t i = 0; i < rate_lanes_[lane]; ++i) st_[i][lane] ^= load64(in + 8 * i);
+      in += 8 * std::size_t{rate_lanes_[lane]};
+    }
     detail::keccak_x8_permute(st_, halves);
     for (int j = 0; j < kLanes; ++j) {
       if (!out[j] || !rate_lanes_[j]) continue;

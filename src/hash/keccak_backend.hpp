@@ -77,10 +77,11 @@ void keccak_f1600_x2_avx512vl(std::uint64_t st[25][2]) noexcept;
 struct KeccakX8Backend {
   const char* name;
   void (*permute)(std::uint64_t st[25][8]) noexcept;
-  /// nblocks times: permute, then append the first rate_lanes[j] lanes of state j (byte order)
-  /// to out[j] and advance it; a null out[j] is skipped (rate_lanes[j] ≤ 21).
+  /// nblocks times: if absorb_in, XOR its next rate_lanes[absorb_lane] words into state
+  /// absorb_lane (advancing absorb_in); permute; then append the first rate_lanes[j] lanes of
+  /// state j (byte order) to out[j] and advance it; a null out[j] is skipped (rate_lanes[j] ≤ 21).
   void (*squeeze)(std::uint64_t st[25][8], std::uint8_t* out[8], const std::uint8_t rate_lanes[8],
-                  std::size_t nblocks) noexcept;
+                  std::size_t nblocks, int absorb_lane, const std::uint8_t* absorb_in) noexcept;
 };
 const KeccakX8Backend* keccak_x8_backend() noexcept;
 /// Keccak-p[1600,24] on eight interleaved states (st[i][j] = lane i of state j): the 8-way

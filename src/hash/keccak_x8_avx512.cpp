@@ -9,6 +9,8 @@
 #if defined(PQSIG_HAVE_AVX512_BACKENDS)
 #include <immintrin.h>
 
+#include <cstring>
+
 #include "common/cpu.hpp"
 
 namespace pqsig::hash::detail {
@@ -205,10 +207,19 @@ KX8_ATTR __attribute__((always_inline)) inline void kx_transpose8(const __m512i 
 // one permutation, then the first rate_lanes[j] lanes of state j (in byte order) appended to
 // out[j] (skipped when out[j] is null), transposed from the interleave 8×8 words at a time.
 KX8_ATTR void kx8_squeeze_mem(std::uint64_t st[25][8], std::uint8_t* out[8], const std::uint8_t rate_lanes[8],
-                              std::size_t nblocks) noexcept {
+                              std::size_t nblocks, int absorb_lane, const std::uint8_t* absorb_in) noexcept {
   __m512i A[25];
   for (int i = 0; i < 25; ++i) A[i] = _mm512_loadu_si512(st[i]);
+  const __mmask8 amask = static_cast<__mmask8>(1u << (absorb_lane & 7));
   for (std::size_t b = 0; b < nblocks; ++b) {
+    if (absorb_in) {  // FIPS 202 Algorithm 8 line 6 for one lane: S ⊕ (P_i ‖ 0^c)
+      for (int i = 0; i < rate_lanes[absorb_lane & 7]; ++i) {
+        std::uint64_t w;
+        std::memcpy(&w, absorb_in + 8 * i, 8);
+        A[i] = _mm512_mask_xor_epi64(A[i], amask, A[i], _mm512_set1_epi64(static_cast<long long>(w)));
+      }
+      absorb_in += 8 * std::size_t{rate_lanes[absorb_lane & 7]};
+    }
     kx_permute(A);
     for (int base = 0; base < 24; base += 8) {
       __m512i c[8];

@@ -157,42 +157,78 @@ struct Impl {
   // ------------------------------------------------------------------ sampling (§7.3)
 
   // FIPS 204, Algorithm 32: ExpandA(ρ) → Â, entries sampled eight at a time (hash::ShakeX8: one
-  // 8-way permutation per block with AVX-512F, two 4-way ones otherwise). ρ is public.
-  static void ExpandA(Poly (&A)[K][L], const uint8_t rho[32]) noexcept {
+  // 8-way permutation per block with AVX-512F, two 4-way ones otherwise). With `pk`, the last
+  // lane of the first runs computes tr = H(pk, 64) (Algorithm 8 line 6) instead, absorbing one
+  // block of pk per permutation of the run: its permutations ride on ExpandA's instead of
+  // running one after another. ρ, Â, pk and tr are public.
+  static void ExpandA(Poly (&A)[K][L], const uint8_t rho[32], const uint8_t* pk = nullptr,
+                      uint8_t* tr = nullptr) noexcept {
     constexpr int kTotal = K * L;
+    constexpr int kLanes = ShakeX8::kLanes, kH = kLanes - 1;
     constexpr size_t kBlocks = 5;  // 840 bytes = 280 candidates, enough for 256 with high probability
-    alignas(32) uint8_t buf[8][kBlocks * hash::kShake128Rate];
+    constexpr size_t kHRate = hash::kShake256Rate;
+    constexpr size_t kHBlocks = (kPk + kHRate) / kHRate;  // pk and its padding (at least one byte)
+    static_assert(kHBlocks % kBlocks == 0, "H(pk) ends with a run of ExpandA (true for all three sets)");
+    alignas(32) uint8_t buf[kLanes][kBlocks * hash::kShake128Rate];
+    alignas(32) uint8_t hbuf[kBlocks * kHRate];  // lane kH's output blocks during its last run
+    // pk ‖ SHAKE256 padding (FIPS 202 §6.2, pad10*1 with suffix 1111), block-aligned
+    alignas(32) uint8_t hin[kHBlocks * kHRate];
+    size_t hb = 0;  // H blocks absorbed
+    ShakeX8 x(false);  // all inputs public: no wipe
+    if (pk) {
+      std::memcpy(hin, pk, kPk);
+      std::memset(hin + kPk, 0, sizeof hin - kPk);
+      hin[kPk] = 0x1F;
+      hin[sizeof hin - 1] |= 0x80;
+      x.start_long(kH, kHRate);
+    }
     uint8_t in[34];
     std::memcpy(in, rho, 32);
-    for (int e = 0; e < kTotal; e += 8) {
-      const int n = kTotal - e < 8 ? kTotal - e : 8;
-      ShakeX8 x(false);  // ρ and Â are public: no wipe
-      int32_t* dst[8];
-      uint8_t* outs[8] = {};
-      int ctr[8];
+    for (int e = 0; e < kTotal;) {
+      const bool hashing = pk && hb < kHBlocks;
+      const int width = hashing ? kLanes - 1 : kLanes;
+      const int n = kTotal - e < width ? kTotal - e : width;
+      int32_t* dst[kLanes];
+      uint8_t* outs[kLanes] = {};
+      int ctr[kLanes];
       for (int j = 0; j < n; ++j) {
-        const int r = (e + j) / L, s = (e + j) % L;
-        in[32] = static_cast<uint8_t>(s);  // ρ ‖ IntegerToBytes(s, 1) ‖ IntegerToBytes(r, 1)
+        const int r = (e + j) / L, c = (e + j) % L;
+        in[32] = static_cast<uint8_t>(c);  // ρ ‖ IntegerToBytes(s, 1) ‖ IntegerToBytes(r, 1)
         in[33] = static_cast<uint8_t>(r);
         x.absorb_once(j, hash::kShake128Rate, in, 34);
         outs[j] = buf[j];
-        dst[j] = A[r][s].c;
+        dst[j] = A[r][c].c;
       }
-      x.squeeze_blocks(outs, kBlocks);
+      for (int j = n; j < width; ++j) x.retire(j);
+      if (!hashing) {
+        x.squeeze_blocks(outs, kBlocks);
+      } else {
+        const bool last = hb + kBlocks == kHBlocks;
+        if (last) outs[kH] = hbuf;
+        x.squeeze_blocks_absorbing(outs, kBlocks, kH, hin + kHRate * hb);
+        hb += kBlocks;
+        if (last) std::memcpy(tr, hbuf + (kBlocks - 1) * kHRate, 64);  // the block after the last absorb
+      }
       bool more = false;
       for (int j = 0; j < n; ++j) {
         ctr[j] = poly_backend().rej_ntt_poly(dst[j], 0, buf[j], sizeof buf[j]);
         more |= ctr[j] < kN;
       }
-      while (more) {  // rare: one more block for every lane, read by the unfinished ones
-        for (int j = 0; j < n; ++j) outs[j] = ctr[j] < kN ? buf[j] : nullptr;
-        x.squeeze_blocks(outs, 1);
-        more = false;
-        for (int j = 0; j < n; ++j) {
-          if (ctr[j] < kN) ctr[j] = poly_backend().rej_ntt_poly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
-          more |= ctr[j] < kN;
+      if (more) {  // rare: more blocks for the unfinished entries, with lane kH stepped out
+        std::uint64_t keep[25];
+        if (hashing) x.save_lane(kH, keep);
+        while (more) {
+          for (int j = 0; j < kLanes; ++j) outs[j] = j < n && ctr[j] < kN ? buf[j] : nullptr;
+          x.squeeze_blocks(outs, 1);
+          more = false;
+          for (int j = 0; j < n; ++j) {
+            if (ctr[j] < kN) ctr[j] = poly_backend().rej_ntt_poly(dst[j], ctr[j], buf[j], hash::kShake128Rate);
+            more |= ctr[j] < kN;
+          }
         }
+        if (hashing) x.load_lane(kH, keep);
       }
+      e += n;
     }
   }
 
@@ -654,12 +690,12 @@ struct Impl {
   static void PreparePublic(PublicState& p, const uint8_t* pk, bool with_tr = true) noexcept {
     uint8_t rho[32];
     pkDecode(pk, rho, p.t1);
-    ExpandA(p.A, rho);
+    if (with_tr) ExpandA(p.A, rho, pk, p.tr);  // tr = H(pk, 64) beside ExpandA
+    else ExpandA(p.A, rho);
     for (int i = 0; i < K; ++i) {
       for (int j = 0; j < kN; ++j) p.t1[i].c[j] <<= kD;
       be().ntt(p.t1[i].c);
     }
-    if (with_tr) ComputeTr(pk, p.tr);
   }
 
   // FIPS 204, Algorithm 8: ML-DSA.Verify_internal(pk, M′, σ), from line 7 on (μ given).

@@ -4,7 +4,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <random>
+#include <vector>
 
 #include "common/cpu.hpp"
 #include "hash/keccak_backend.hpp"
@@ -116,6 +118,89 @@ TEST(ShakeX8, MatchesSingleShake) {
         ASSERT_EQ(0, std::memcmp(want, got[j], read * rate[j]))
             << "lane " << j << " rate " << rate[j] << " len " << len[j] << " trial " << trial << " forced " << forced;
       }
+    }
+  }
+  cpu::force_portable(false);
+}
+
+// squeeze_blocks_absorbing: one lane hashes a long input (absorbing a block per permutation,
+// over several calls, stepped out with save_lane/load_lane for an extra squeeze) while the other
+// lanes squeeze short instances restarted between calls: every lane matches the single-state SHAKE.
+TEST(ShakeX8, LongInputOnOneLaneBesideSqueezes) {
+  constexpr std::uint64_t kSeed = 0x6c6f6e676c616e65ULL;
+  std::printf("seed %llu\n", static_cast<unsigned long long>(kSeed));
+  std::mt19937_64 rng(kSeed);
+  for (int forced = 0; forced < 2; ++forced) {
+    cpu::force_portable(forced == 1);
+    for (int trial = 0; trial < 20; ++trial) {
+      const int lane = static_cast<int>(rng() % 8);
+      const std::size_t rate = trial % 2 ? kShake128Rate : kShake256Rate;
+      const std::size_t len = rng() % (6 * rate);
+      std::vector<std::uint8_t> msg(len);
+      for (auto& b : msg) b = static_cast<std::uint8_t>(rng());
+      const std::size_t nb = len / rate + 1;  // blocks with padding
+      std::vector<std::uint8_t> padded(nb * rate, 0);
+      std::memcpy(padded.data(), msg.data(), len);
+      padded[len] ^= 0x1F;
+      padded[nb * rate - 1] ^= 0x80;
+      ShakeX8 x(trial % 3 == 0);
+      x.start_long(lane, rate);
+      std::size_t done = 0, final_step = 0;
+      std::uint8_t hout[3 * kShake128Rate];
+      while (done < nb) {
+        const std::size_t step = std::min<std::size_t>(1 + rng() % 3, nb - done);
+        std::uint8_t in[8][kShake128Rate], got[8][3 * kShake128Rate];
+        std::size_t rl[8];
+        std::uint8_t* outs[8] = {};
+        for (int j = 0; j < 8; ++j) {
+          if (j == lane) continue;
+          rl[j] = rng() % 2 ? kShake128Rate : kShake256Rate;
+          for (auto& b : in[j]) b = static_cast<std::uint8_t>(rng());
+          x.absorb_once(j, rl[j], in[j], 40);
+          outs[j] = got[j];
+        }
+        if (done + step == nb) {
+          outs[lane] = hout;
+          final_step = step;
+        }
+        x.squeeze_blocks_absorbing(outs, step, lane, padded.data() + rate * done);
+        done += step;
+        if (done < nb && trial % 4 == 1) {  // step the long lane out of one extra squeeze
+          std::uint64_t keep[25];
+          x.save_lane(lane, keep);
+          std::uint8_t* none[8] = {};
+          x.squeeze_blocks(none, 1);
+          x.load_lane(lane, keep);
+        }
+        for (int j = 0; j < 8; ++j) {
+          if (j == lane) continue;
+          std::uint8_t want[3 * kShake128Rate];
+          if (rl[j] == kShake128Rate) {
+            Shake128 h;
+            h.absorb(in[j], 40);
+            h.squeeze(want, step * rl[j]);
+          } else {
+            Shake256 h;
+            h.absorb(in[j], 40);
+            h.squeeze(want, step * rl[j]);
+          }
+          ASSERT_EQ(0, std::memcmp(want, got[j], step * rl[j])) << "lane " << j << " trial " << trial;
+        }
+      }
+      // the long lane's first output block is the one after its last absorb
+      std::uint8_t want[kShake128Rate];
+      if (rate == kShake128Rate) {
+        Shake128 h;
+        h.absorb(msg.data(), len);
+        h.squeeze(want, rate);
+      } else {
+        Shake256 h;
+        h.absorb(msg.data(), len);
+        h.squeeze(want, rate);
+      }
+      ASSERT_GT(final_step, 0u);
+      EXPECT_EQ(0, std::memcmp(want, hout + (final_step - 1) * rate, rate))
+          << "long lane " << lane << " len " << len << " trial " << trial << " forced " << forced;
     }
   }
   cpu::force_portable(false);
