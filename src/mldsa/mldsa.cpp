@@ -467,7 +467,11 @@ struct Impl {
     ~SecretWipe() { wipe_secret(s); }
   };
 
-  struct KeyGenWork {
+  struct KeyGenWork {  // secret intermediates of KeyGen_internal (s2, t0 and tr go to the state)
+    Poly s1[L], t[K];
+    uint8_t seedbuf[128];  // ρ ‖ ρ′ ‖ K
+  };
+  struct CheckWork {  // CheckSecretKey's decoded key and recomputed t
     Poly s1[L], s2[K], t[K], t1[K], t0[K];
     Poly s1hat[L];
     uint8_t seedbuf[128];  // ρ ‖ ρ′ ‖ K
@@ -493,29 +497,26 @@ struct Impl {
     // Declassified: ρ is published as the first 32 bytes of pk.
     CT_DECLASSIFY(w.seedbuf, 32);
     ExpandA(s.A, rho);
-    ExpandS(w.s1, w.s2, rhop);
+    ExpandS(w.s1, s.s2, rhop);  // s2 stays in the state as decoded (CompleteSecret takes its NTT)
     for (int i = 0; i < L; ++i) {
       s.s1[i] = w.s1[i];
       be().ntt(s.s1[i].c);
     }
-    ComputeT(w.t, s.A, s.s1, w.s2);
+    ComputeT(w.t, s.A, s.s1, s.s2);
+    Poly t1[K];  // public
     for (int i = 0; i < K; ++i)
-      for (int j = 0; j < kN; ++j) Power2Round(w.t[i].c[j], w.t1[i].c[j], w.t0[i].c[j]);
+      for (int j = 0; j < kN; ++j) Power2Round(w.t[i].c[j], t1[i].c[j], s.t0[i].c[j]);
     // Declassified: t1 is published in pk.
-    CT_DECLASSIFY(w.t1, sizeof w.t1);
-    pkEncode(pk, rho, w.t1);
-    ComputeTr(pk, w.tr);  // tr = H(pk, 64)
-    skEncode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
+    CT_DECLASSIFY(t1, sizeof t1);
+    pkEncode(pk, rho, t1);
+    ComputeTr(pk, s.tr);  // tr = H(pk, 64)
+    skEncode(sk, rho, key, s.tr, w.s1, s.s2, s.t0);
     if (!prepare) return;
-    // FIPS 204, Algorithm 7 lines 1–4 from the values skDecode(sk) would return (NTT(s2) and
-    // NTT(t0) deferred to the first signature: CompleteSecret).
-    for (int i = 0; i < K; ++i) {
-      s.s2[i] = w.s2[i];
-      s.t0[i] = w.t0[i];
-    }
+    // FIPS 204, Algorithm 7 lines 1–4 from the values skDecode(sk) would return: NTT(s1) is
+    // in s already, s2 and t0 as decoded (NTT(s2), NTT(t0) deferred to the first signature:
+    // CompleteSecret), tr in s.
     std::memcpy(s.rho, rho, 32);
     std::memcpy(s.key, key, 32);
-    std::memcpy(s.tr, w.tr, 64);
   }
   static void KeyGen(const uint8_t xi[32], uint8_t* pk, uint8_t* sk) noexcept {
     SecretState s;
@@ -525,8 +526,8 @@ struct Impl {
 
   // Checks an expanded secret key and recomputes its public key (see mldsa.hpp: sk_check).
   static bool CheckSecretKey(const uint8_t* sk, uint8_t* pk) noexcept {
-    KeyGenWork w;
-    ScopedWipe<KeyGenWork> wipe(w);
+    CheckWork w;
+    ScopedWipe<CheckWork> wipe(w);
     SecretState s;
     SecretWipe wipe_s{s};
     uint8_t* rho = w.seedbuf;
