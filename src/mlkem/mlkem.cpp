@@ -98,8 +98,11 @@ inline XofJob noise_job(std::uint16_t* out, const std::uint8_t sigma[32], int et
 // one 8-way permutation per block with AVX-512F, two 4-way ones otherwise); a group of one runs
 // on the single-state sponge. SampleNTT lanes read the XOF block after block until 256
 // coefficients are accepted (no fixed cut-off; ρ is public, so its rejection branches are fine);
-// PRF lanes read 64η bytes.
-void run_xof_jobs(const PolyOps& ops, const XofJob* jobs, int count) noexcept {
+// PRF lanes read 64η bytes. With h_in (count ≤ 7, SampleNTT jobs only), the eighth lane absorbs
+// the first kSampleNttFirst SHAKE256-rate blocks of h_in — the start of a SHA3-256 sponge — and
+// leaves its state in h_state: a hash of public data riding on the batch's permutations.
+void run_xof_jobs(const PolyOps& ops, const XofJob* jobs, int count, const std::uint8_t* h_in = nullptr,
+                  std::uint64_t* h_state = nullptr) noexcept {
   constexpr std::size_t kBuf = kSampleNttFirst * hash::kShake128Rate;  // ≥ 2 SHAKE256 blocks (PRF_3)
   static_assert(kBuf >= 2 * hash::kShake256Rate);
   alignas(32) std::uint8_t buf[8][kBuf];
@@ -110,7 +113,7 @@ void run_xof_jobs(const PolyOps& ops, const XofJob* jobs, int count) noexcept {
     bool any_prf = false;
     for (int l = 0; l < n; ++l) any_prf |= J[l].eta != 0;
     secret |= any_prf;
-    if (n == 1) {
+    if (n == 1 && !h_in) {
       if (J[0].eta == 0) {
         sample_ntt_1(ops, J[0].seed, J[0].b0, J[0].b1, J[0].out);
       } else {
@@ -141,7 +144,13 @@ void run_xof_jobs(const PolyOps& ops, const XofJob* jobs, int count) noexcept {
       outs[l] = buf[l];
     }
     secure_zero(in, sizeof in);
-    x.squeeze_blocks(outs, blocks);
+    if (h_in) {  // count ≤ 7, so this is the only group; blocks == kSampleNttFirst
+      x.start_long(7, hash::kShake256Rate);
+      x.squeeze_blocks_absorbing(outs, blocks, 7, h_in);
+      x.save_lane(7, h_state);
+    } else {
+      x.squeeze_blocks(outs, blocks);
+    }
     int cnt[8];
     bool more = false;
     for (int l = 0; l < n; ++l) {
@@ -192,8 +201,14 @@ struct LoneEntryAndHek {
   std::uint64_t h[25];
   std::size_t hb = 0;  // H blocks absorbed
 
-  // ek[0 .. kShared·kHRate) must be final (the caller static_asserts it).
-  void start(const PolyOps& ops, const std::uint8_t rho[32], int k, const std::uint8_t* ek, NttPoly& entry) noexcept {
+  // ek[0 .. (hb0 + kShared)·kHRate) must be final (the caller static_asserts it). H starts
+  // empty, or from h0 after hb0 blocks.
+  void start(const PolyOps& ops, const std::uint8_t rho[32], int k, const std::uint8_t* ek, NttPoly& entry,
+             const std::uint64_t* h0 = nullptr, std::size_t hb0 = 0) noexcept {
+    if (h0) {
+      for (int l = 0; l < 25; ++l) st[l][1] = h0[l];
+      hb = hb0;
+    }
     std::uint8_t in[kXRate] = {};  // ρ ‖ j ‖ i, padded (SHAKE suffix 1111, pad10*1)
     std::memcpy(in, rho, 32);
     in[32] = static_cast<std::uint8_t>(k - 1);
@@ -315,14 +330,19 @@ struct Scheme {
     const std::uint8_t* sigma = rs.v + 32;
     // ρ is the public half of the seed: it is published in ek.
     CT_DECLASSIFY(rs.v, 32);
-    // k = 3: Â has 9 entries, four-way sampled 4 + 4, the ninth sampled beside H(ek) below.
+    // k = 3: Â has 9 entries, sampled eight at once, the ninth beside H(ek) below (kLone).
+    // k = 4 (kRowsFirst): Â rows 0–1 and the noise first, so that t̂ rows 0–1 (ek[0, 768)) exist
+    // when entries 8–14 are sampled: their batch absorbs H(ek)'s first three blocks on its
+    // eighth lane, and the last entry Â[3][3] shares the next three with H (LoneEntryAndHek).
     constexpr bool kLone = (k * k) % 8 == 1;
-    // Â (all entries but a lone last one), then s (k polys) and e (k polys) from N = 0 .. 2k−1,
-    // batched eight XOF calls at a time (ML-KEM-512: all eight in one batch), then NTT(s), NTT(e).
+    constexpr bool kRowsFirst = k == 4;
+    // Â (all entries but those sampled later), then s (k polys) and e (k polys) from
+    // N = 0 .. 2k−1, batched eight XOF calls at a time (ML-KEM-512: all eight in one batch),
+    // then NTT(s), NTT(e).
     Wiped<NttPoly[2 * k]> se;
     {
       XofJob jobs[k * k + 2 * k];
-      int n = matrix_jobs<k>(jobs, keep.a, rho, kLone ? k * k - 1 : k * k);
+      int n = matrix_jobs<k>(jobs, keep.a, rho, kLone ? k * k - 1 : kRowsFirst ? 2 * k : k * k);
       for (int i = 0; i < 2 * k; ++i) jobs[n++] = noise_job(se.v[i].c, sigma, P::eta1, i);
       run_xof_jobs(ops, jobs, n);
     }
@@ -343,6 +363,24 @@ struct Scheme {
       LoneEntryAndHek x;
       x.start(ops, rho, k, ek, keep.a[k * k - 1]);
       row(k - 1);
+      std::memcpy(ek + 384 * k, rho, 32);
+      x.finish(ek, kEkPke, hek);
+    } else if constexpr (kRowsFirst) {
+      constexpr std::size_t kHRate = LoneEntryAndHek::kHRate, kFirst = kSampleNttFirst;
+      static_assert(384 * 2 >= kFirst * kHRate, "H's first blocks lie in t̂ rows 0-1");
+      static_assert(384 * 3 >= (kFirst + LoneEntryAndHek::kShared) * kHRate, "and the next in rows 0-2");
+      row(0);
+      row(1);
+      std::uint64_t h[25];
+      {
+        XofJob jobs[2 * k - 1];  // Â[2][0] .. Â[3][2]
+        for (int e = 2 * k; e < k * k - 1; ++e) jobs[e - 2 * k] = matrix_job(keep.a[e].c, rho, e % k, e / k);
+        run_xof_jobs(ops, jobs, 2 * k - 1, ek, h);
+      }
+      row(2);
+      LoneEntryAndHek x;
+      x.start(ops, rho, k, ek, keep.a[k * k - 1], h, kFirst);
+      row(3);
       std::memcpy(ek + 384 * k, rho, 32);
       x.finish(ek, kEkPke, hek);
     } else {
