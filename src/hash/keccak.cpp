@@ -480,14 +480,17 @@ ShakeX8::~ShakeX8() {
 // FIPS 202 Algorithm 8 lines 1–6 for one short input (len < rate: no permutation yet) with
 // pad10*1 and the SHAKE suffix 1111 (§6.2, §B.2), written into lane `lane` of the interleave.
 void ShakeX8::absorb_once(int lane, std::size_t rate, const std::uint8_t* in, std::size_t len) noexcept {
-  std::uint8_t blk[kShake128Rate] = {};
-  if (len != 0) std::memcpy(blk, in, len);
-  blk[len] ^= 0x1F;
-  blk[rate - 1] ^= 0x80;
-  for (std::size_t i = 0; i < rate / 8; ++i) st_[i][lane] = load64(blk + 8 * i);
-  for (std::size_t i = rate / 8; i < 25; ++i) st_[i][lane] = 0;
+  // Written word by word: the whole words of the input, the word holding its tail bytes and
+  // the suffix, zero words, and the final pad bit in the last word of the rate.
+  const std::size_t whole = len / 8, tail = len % 8;
+  std::size_t i = 0;
+  for (; i < whole; ++i) st_[i][lane] = load64(in + 8 * i);
+  std::uint64_t t = std::uint64_t{0x1F} << (8 * tail);
+  for (std::size_t b = 0; b < tail; ++b) t |= std::uint64_t{in[8 * whole + b]} << (8 * b);
+  st_[i++][lane] = t;
+  for (; i < 25; ++i) st_[i][lane] = 0;
+  st_[rate / 8 - 1][lane] ^= std::uint64_t{0x80} << 56;
   rate_lanes_[lane] = static_cast<std::uint8_t>(rate / 8);
-  if (wipe_) secure_zero(blk, sizeof blk);
 }
 void ShakeX8::start_long(int lane, std::size_t rate) noexcept {
   for (int i = 0; i < 25; ++i) st_[i][lane] = 0;

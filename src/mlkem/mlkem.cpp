@@ -106,13 +106,17 @@ void run_xof_jobs(const PolyOps& ops, const XofJob* jobs, int count, const std::
   constexpr std::size_t kBuf = kSampleNttFirst * hash::kShake128Rate;  // ≥ 2 SHAKE256 blocks (PRF_3)
   static_assert(kBuf >= 2 * hash::kShake256Rate);
   alignas(32) std::uint8_t buf[8][kBuf];
-  bool secret = false;
+  std::size_t secret_bytes[8] = {};  // how much of buf[l] has held PRF output (wiped at the end)
   for (int g = 0; g < count; g += 8) {
     const int n = count - g < 8 ? count - g : 8;
     const XofJob* J = jobs + g;
     bool any_prf = false;
-    for (int l = 0; l < n; ++l) any_prf |= J[l].eta != 0;
-    secret |= any_prf;
+    for (int l = 0; l < n; ++l) {
+      if (J[l].eta == 0) continue;
+      any_prf = true;
+      const std::size_t b = (64 * std::size_t{J[l].eta} + hash::kShake256Rate - 1) / hash::kShake256Rate;
+      if (b * hash::kShake256Rate > secret_bytes[l]) secret_bytes[l] = b * hash::kShake256Rate;
+    }
     if (n == 1 && !h_in) {
       if (J[0].eta == 0) {
         sample_ntt_1(ops, J[0].seed, J[0].b0, J[0].b1, J[0].out);
@@ -172,7 +176,8 @@ void run_xof_jobs(const PolyOps& ops, const XofJob* jobs, int count, const std::
       }
     }
   }
-  if (secret) secure_zero(buf, sizeof buf);
+  for (int l = 0; l < 8; ++l)
+    if (secret_bytes[l]) secure_zero(buf[l], secret_bytes[l]);
 }
 
 // Matrix Â, with Â[i][j] = SampleNTT(ρ ‖ j ‖ i) (FIPS 203 Algorithm 13 lines 3–7), row-major:
