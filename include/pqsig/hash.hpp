@@ -105,6 +105,9 @@ class Shake256x4 {
 class ShakeX8 {
  public:
   static constexpr int kLanes = 8;
+  /// True when eight lanes cost one permutation (the 8-way backend runs on this CPU); without
+  /// it a half of four lanes costs a 4-way call, so callers may prefer other schedules.
+  static bool eight_way() noexcept;
   explicit ShakeX8(bool wipe = true) noexcept;
   ~ShakeX8();
   ShakeX8(const ShakeX8&) = delete;

@@ -473,6 +473,7 @@ void keccak_x8_permute(std::uint64_t st[25][8], unsigned halves) noexcept {
 }
 }  // namespace detail
 
+bool ShakeX8::eight_way() noexcept { return detail::keccak_x8_backend() != nullptr; }
 ShakeX8::ShakeX8(bool wipe) noexcept : wipe_(wipe) { std::memset(st_, 0, sizeof st_); }
 ShakeX8::~ShakeX8() {
   if (wipe_) secure_zero(st_, sizeof st_);

@@ -691,8 +691,14 @@ struct Impl {
   static void PreparePublic(PublicState& p, const uint8_t* pk, bool with_tr = true) noexcept {
     uint8_t rho[32];
     pkDecode(pk, rho, p.t1);
-    if (with_tr) ExpandA(p.A, rho, pk, p.tr);  // tr = H(pk, 64) beside ExpandA
-    else ExpandA(p.A, rho);
+    // tr = H(pk, 64) beside ExpandA when eight lanes cost one permutation; otherwise the lane
+    // it takes would cost an extra 4-way run at the end, more than hashing pk on its own.
+    if (with_tr && ShakeX8::eight_way()) {
+      ExpandA(p.A, rho, pk, p.tr);
+    } else {
+      ExpandA(p.A, rho);
+      if (with_tr) ComputeTr(pk, p.tr);
+    }
     for (int i = 0; i < K; ++i) {
       for (int j = 0; j < kN; ++j) p.t1[i].c[j] <<= kD;
       be().ntt(p.t1[i].c);
