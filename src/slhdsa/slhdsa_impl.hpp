@@ -177,6 +177,29 @@ struct Slh {
     hs.T(pk_adrs, tmp, len, pk);
   }
 
+  // The stack step of treehash (FIPS 205, Algorithms 9 and 15, computed bottom-up): push `node`
+  // (height ht, index idx at that height) and, while the two top entries have equal heights, replace
+  // them by their parent H(PK.seed, ADRS(height, (offset >> height) + index), left || right), copying
+  // each new node on target's authentication path into auth (auth[h] = node (h, (target >> h) ^ 1)).
+  [[gnu::always_inline]] static inline void treehash_push(const Hs& hs, unsigned z, std::uint32_t offset,
+                                                          std::uint32_t target, Adrs& node_adrs, const u8* node,
+                                                          unsigned ht, std::uint32_t idx, u8* stack,
+                                                          unsigned* heights, std::size_t& sp, u8* auth) noexcept {
+    std::memcpy(stack + sp * n, node, n);
+    heights[sp] = ht;
+    ++sp;
+    while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
+      ht = heights[sp - 1] + 1;
+      idx >>= 1;
+      node_adrs.setTreeHeight(ht);
+      node_adrs.setTreeIndex((offset >> ht) + idx);
+      hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
+      heights[sp - 2] = ht;
+      --sp;
+      if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
+    }
+  }
+
   // The tree computation of FIPS 205 Algorithms 9 (xmss_node) and 15 (fors_node), done once per
   // tree with a stack: the root of the height-z tree whose leaves j..j+3 are leaf4(j, out[4n]),
   // and, if auth is given, the authentication path of leaf `target` (auth[h] = node (h, (target >> h) ^ 1)).
@@ -196,21 +219,8 @@ struct Slh {
       leaf4(i0, leaves);
       for (std::uint32_t q = 0; q < W; ++q) {
         const std::uint32_t i = i0 + q;
-        std::memcpy(stack + sp * n, leaves + q * n, n);
-        heights[sp] = 0;
-        if (auth && (i ^ 1u) == target) std::memcpy(auth, stack + sp * n, n);
-        ++sp;
-        std::uint32_t idx = i;
-        while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
-          unsigned ht = heights[sp - 1] + 1;
-          idx >>= 1;
-          node_adrs.setTreeHeight(ht);
-          node_adrs.setTreeIndex((offset >> ht) + idx);
-          hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
-          heights[sp - 2] = ht;
-          --sp;
-          if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
-        }
+        if (auth && (i ^ 1u) == target) std::memcpy(auth, leaves + q * n, n);
+        treehash_push(hs, z, offset, target, node_adrs, leaves + q * n, 0, i, stack, heights, sp, auth);
       }
     }
     std::memcpy(root, stack, n);
@@ -273,20 +283,7 @@ struct Slh {
         }
       }
       // The chunk root at height cz, index c0 >> cz, joins the stack (the form above, from height cz).
-      std::memcpy(stack + sp * n, nodes, n);
-      heights[sp] = cz;
-      ++sp;
-      std::uint32_t idx = c0 >> cz;
-      while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
-        unsigned ht = heights[sp - 1] + 1;
-        idx >>= 1;
-        node_adrs.setTreeHeight(ht);
-        node_adrs.setTreeIndex((offset >> ht) + idx);
-        hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
-        heights[sp - 2] = ht;
-        --sp;
-        if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
-      }
+      treehash_push(hs, z, offset, target, node_adrs, nodes, cz, c0 >> cz, stack, heights, sp, auth);
     }
     std::memcpy(root, stack, n);
   }
