@@ -1,4 +1,4 @@
-# bench/compare/common.sh — shell helpers sourced by bench/compare/liboqs.sh and sphincsplus.sh
+# bench/compare/common.sh — shell helpers sourced by bench/compare/run.sh, liboqs.sh and sphincsplus.sh
 # (run from the clone's root).
 
 # build_compare_harness BUILD TARGET CMAKE_ARG...: configure BUILD (Release, benchmarks only) with
@@ -19,19 +19,18 @@ bench_machine() {
     tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$//')-$(nproc)c"
 }
 
-# bench_environment COMMAND OTHER COMPILER_NOTE: the environment.txt lines written before a run
-# (COMMAND: how it was invoked; OTHER: the line naming the other implementation; COMPILER_NOTE:
-# appended to the compiler line).
+# bench_environment COMMAND [LINE...]: the first lines of a run's environment.txt: date, COMMAND
+# (how the run was invoked), git revision, each LINE as given, then the machine (kernel, cores, CPU
+# model and flags, frequency governor). The caller adds its load average and compiler lines.
 bench_environment() {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "command: $1"
   echo "git: $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-  echo "$2"
+  local line
+  for line in "${@:2}"; do echo "$line"; done
   echo "uname: $(uname -a)"
   echo "nproc: $(nproc)"
   grep -m1 'model name' /proc/cpuinfo || true
   grep -m1 '^flags' /proc/cpuinfo || true
   echo "governor: $(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo 'not readable')"
-  echo "loadavg before: $(cat /proc/loadavg)"
-  echo "compiler: $(${CXX:-c++} --version | head -1)$3"
 }

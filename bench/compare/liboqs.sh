@@ -25,9 +25,12 @@ build_compare_harness "$BUILD" pqsig_vs_liboqs -Dliboqs_DIR="$LIBOQS_DIR"
 
 OUT="${OUT:-docs/benchmarks/$(date -u +%Y-%m-%d)_$(bench_machine)-liboqs}"
 mkdir -p "$OUT"
-bench_environment "bash bench/compare/liboqs.sh (ROUNDS=$ROUNDS BUDGET=$BUDGET SUITES=$SUITES)" \
-  "liboqs: $(sed -n 's/.*PACKAGE_VERSION "\(.*\)".*/\1/p' "$LIBOQS_DIR/liboqsConfigVersion.cmake" | head -1) ($LIBOQS_DIR)" \
-  "" > "$OUT/environment.txt"
+{
+  bench_environment "bash bench/compare/liboqs.sh (ROUNDS=$ROUNDS BUDGET=$BUDGET SUITES=$SUITES)" \
+    "liboqs: $(sed -n 's/.*PACKAGE_VERSION "\(.*\)".*/\1/p' "$LIBOQS_DIR/liboqsConfigVersion.cmake" | head -1) ($LIBOQS_DIR)"
+  echo "loadavg before: $(cat /proc/loadavg)"
+  echo "compiler: $(${CXX:-c++} --version | head -1)"
+} > "$OUT/environment.txt"
 "$BUILD/bench/compare/pqsig_vs_liboqs" --rounds "$ROUNDS" --budget-ms "$BUDGET" --suites "$SUITES" \
   --markdown "$OUT/table.md"
 echo "loadavg after: $(cat /proc/loadavg)" >> "$OUT/environment.txt"

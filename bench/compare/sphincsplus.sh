@@ -78,9 +78,12 @@ BUDGET="${BUDGET:-300}"
 build_compare_harness "$BUILD" pqsig_vs_sphincsplus -DPQSIG_SPHINCSPLUS_DIR="$PREFIX"
 OUT="${OUT:-docs/benchmarks/$(date -u +%Y-%m-%d)_$(bench_machine)-sphincsplus}"
 mkdir -p "$OUT"
-bench_environment "bash bench/compare/sphincsplus.sh (ROUNDS=$ROUNDS BUDGET=$BUDGET SETS=\"$SETS\")" \
-  "sphincsplus: $REV ($(cat "$PREFIX/BUILD_INFO" 2>/dev/null))" \
-  "; SPHINCS+: $($CC --version | head -1)" > "$OUT/environment.txt"
+{
+  bench_environment "bash bench/compare/sphincsplus.sh (ROUNDS=$ROUNDS BUDGET=$BUDGET SETS=\"$SETS\")" \
+    "sphincsplus: $REV ($(cat "$PREFIX/BUILD_INFO" 2>/dev/null))"
+  echo "loadavg before: $(cat /proc/loadavg)"
+  echo "compiler: $(${CXX:-c++} --version | head -1); SPHINCS+: $($CC --version | head -1)"
+} > "$OUT/environment.txt"
 "$BUILD/bench/compare/pqsig_vs_sphincsplus" --rounds "$ROUNDS" --budget-ms "$BUDGET" \
   --sets "$(echo $SETS | tr ' ' ',')" --markdown "$OUT/table.md"
 echo "loadavg after: $(cat /proc/loadavg)" >> "$OUT/environment.txt"
