@@ -508,6 +508,22 @@ struct Slh {
     std::memcpy(pk + n, root, n);
   }
 
+  // FIPS 205, Algorithms 19 and 20 (their common steps): digest ← H_msg(R, PK.seed, PK.root, M), split
+  // into md, idx_tree and idx_leaf, and the ADRS of the FORS tree that signs md.
+  struct MsgDigest {
+    u8 digest[P::m];
+    std::uint64_t idx_tree;
+    std::uint32_t idx_leaf;
+    Adrs adrs;
+  };
+  static void message_digest(const u8* r, const u8* pk_seed, const u8* pk_root, const Msg& m, MsgDigest& out) noexcept {
+    Hs::H_msg(r, pk_seed, pk_root, m, out.digest);
+    split_digest(out.digest, out.idx_tree, out.idx_leaf);
+    out.adrs.setTreeAddress(out.idx_tree);
+    out.adrs.setTypeAndClear(FORS_TREE);
+    out.adrs.setKeyPairAddress(out.idx_leaf);
+  }
+
   // FIPS 205, Algorithm 19: slh_sign_internal(M, SK, addrnd).
   static void sign_internal(const Msg& m, const u8* sk, const u8* addrnd, u8* sig) noexcept {
     const u8* sk_seed = sk;
@@ -517,18 +533,11 @@ struct Slh {
     Hs hs(pk_seed, sk_seed);
     Hs::PRF_msg(sk_prf, addrnd, m, sig);  // R
     CT_DECLASSIFY(sig, n);  // R is the first n bytes of the signature (public; FIPS 205 §9.2)
-    u8 digest[P::m];
-    Hs::H_msg(sig, pk_seed, pk_root, m, digest);
-    std::uint64_t idx_tree;
-    std::uint32_t idx_leaf;
-    split_digest(digest, idx_tree, idx_leaf);
-    Adrs adrs;
-    adrs.setTreeAddress(idx_tree);
-    adrs.setTypeAndClear(FORS_TREE);
-    adrs.setKeyPairAddress(idx_leaf);
+    MsgDigest dig;
+    message_digest(sig, pk_seed, pk_root, m, dig);
     u8 pk_fors[n];
-    fors_sign(hs, digest, adrs, sig + n, pk_fors);
-    ht_sign(hs, pk_fors, idx_tree, idx_leaf, sig + n + P::fors_sig_bytes);
+    fors_sign(hs, dig.digest, dig.adrs, sig + n, pk_fors);
+    ht_sign(hs, pk_fors, dig.idx_tree, dig.idx_leaf, sig + n + P::fors_sig_bytes);
   }
 
   // FIPS 205, Algorithm 20: slh_verify_internal(M, SIG, PK) (the caller checked |SIG|).
@@ -536,18 +545,11 @@ struct Slh {
     const u8* pk_seed = pk;
     const u8* pk_root = pk + n;
     Hs hs(pk_seed, nullptr);
-    u8 digest[P::m];
-    Hs::H_msg(sig, pk_seed, pk_root, m, digest);
-    std::uint64_t idx_tree;
-    std::uint32_t idx_leaf;
-    split_digest(digest, idx_tree, idx_leaf);
-    Adrs adrs;
-    adrs.setTreeAddress(idx_tree);
-    adrs.setTypeAndClear(FORS_TREE);
-    adrs.setKeyPairAddress(idx_leaf);
+    MsgDigest dig;
+    message_digest(sig, pk_seed, pk_root, m, dig);
     u8 pk_fors[n];
-    fors_pkFromSig(hs, sig + n, digest, adrs, pk_fors);
-    return ht_verify(hs, pk_fors, sig + n + P::fors_sig_bytes, idx_tree, idx_leaf, pk_root);
+    fors_pkFromSig(hs, sig + n, dig.digest, dig.adrs, pk_fors);
+    return ht_verify(hs, pk_fors, sig + n + P::fors_sig_bytes, dig.idx_tree, dig.idx_leaf, pk_root);
   }
 
   static constexpr Ops ops() noexcept { return Ops{&keygen_internal, &sign_internal, &verify_internal}; }
