@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # scripts/lib.sh — shell helpers sourced by the scripts that build third-party code from
 # ../shared/thirdparty/ (scripts/liboqs.sh, bench/compare/sphincsplus.sh). Run from the clone's root.
 

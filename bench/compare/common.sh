@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # bench/compare/common.sh — shell helpers sourced by bench/compare/run.sh, liboqs.sh and sphincsplus.sh
 # (run from the clone's root).
 
