@@ -9,6 +9,7 @@
 # Recipe: ../shared/thirdparty/README.md (about 5 minutes on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 VERSION=0.16.0
 CACHE="${PQSIG_CACHE:-$HOME/.cache/pqsig}"
 PREFIX="$CACHE/liboqs-$VERSION"
@@ -22,13 +23,7 @@ if [ -f "$cfg" ] && [ -f "$PREFIX/lib/liboqs.a" ] && grep -q "PACKAGE_VERSION \"
   echo "$PREFIX"
   exit 0
 fi
-if [ ! -f "$TARBALL" ]; then
-  echo "liboqs.sh: $TARBALL not found (set PQSIG_LIBOQS_TARBALL); building without liboqs" >&2
-  exit 1
-fi
-if [ -f ../shared/thirdparty/SHA256SUMS ] && [ -z "${PQSIG_LIBOQS_TARBALL:-}" ]; then
-  (cd ../shared/thirdparty && grep " liboqs-$VERSION.tar.xz\$" SHA256SUMS | sha256sum -c --quiet -) >&2
-fi
+check_thirdparty_tarball liboqs.sh "$TARBALL" PQSIG_LIBOQS_TARBALL "; building without liboqs"
 WORK="$CACHE/src"
 mkdir -p "$WORK"
 rm -rf "$WORK/liboqs-$VERSION" "$WORK/oqs-build"

@@ -6,8 +6,10 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -31,6 +33,20 @@ hs::Message parse_or_exit(const std::string& text, const std::string& what) {
   auto m = hs::parse_message(text);
   if (!m) throw Exit{kExitUsage, what + ": " + m.error().message};
   return m.value();
+}
+
+// The message on stdin and, with --request FILE, the request it answers (for ;req components),
+// both with `scheme` for @scheme / @target-uri.
+std::pair<hs::Message, std::optional<hs::Message>> read_http_message_and_request(const std::string& request_file,
+                                                                                  const std::string& scheme) {
+  auto msg = parse_or_exit(read_stdin(), "message");
+  msg.scheme = scheme;
+  std::optional<hs::Message> request;
+  if (!request_file.empty()) {
+    request = parse_or_exit(read_file(request_file), "--request");
+    request->scheme = scheme;
+  }
+  return {std::move(msg), std::move(request)};
 }
 
 // "label=path" or "path" (label sig1, sig2, … by position).
@@ -178,13 +194,7 @@ Result<std::string> fetch_directory(const std::string& url) {
 }
 
 void run_verify(const VerifyOpts& o) {
-  auto msg = parse_or_exit(read_stdin(), "message");
-  msg.scheme = o.scheme;
-  std::optional<hs::Message> request;
-  if (!o.request_file.empty()) {
-    request = parse_or_exit(read_file(o.request_file), "--request");
-    request->scheme = o.scheme;
-  }
+  auto [msg, request] = read_http_message_and_request(o.request_file, o.scheme);
   hs::KeyStore ks;
   for (const auto& k : o.keys) {
     auto r = wba::add_jwks(ks, read_file(k));
@@ -245,13 +255,7 @@ struct BaseOpts {
 };
 
 void run_base(const BaseOpts& o) {
-  auto msg = parse_or_exit(read_stdin(), "message");
-  msg.scheme = o.scheme;
-  std::optional<hs::Message> request;
-  if (!o.request_file.empty()) {
-    request = parse_or_exit(read_file(o.request_file), "--request");
-    request->scheme = o.scheme;
-  }
+  auto [msg, request] = read_http_message_and_request(o.request_file, o.scheme);
   hs::SignatureParams p;
   if (!o.params.empty()) {
     auto il = sf::parse_inner_list(o.params);

@@ -10,6 +10,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
+source bench/compare/common.sh
 BUILD="${BUILD:-build}"
 SUITES="${SUITES:-ml-dsa-44,ml-dsa-65,ml-dsa-87,slh-dsa-sha2-128s,slh-dsa-sha2-128f,slh-dsa-sha2-192s,slh-dsa-sha2-192f,slh-dsa-sha2-256s,slh-dsa-sha2-256f,slh-dsa-shake-128s,slh-dsa-shake-128f,slh-dsa-shake-192s,slh-dsa-shake-192f,slh-dsa-shake-256s,slh-dsa-shake-256f,ml-kem-512,ml-kem-768,ml-kem-1024}"
 CLOCK="${CLOCK:-wall}"
@@ -21,9 +22,7 @@ if [ ! -x "$BUILD/pqsig" ]; then
 fi
 cmake --build "$BUILD" --target pqsig_cli >/dev/null
 
-machine="$(uname -m)-$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //; s/([^)]*)//g; s/[Pp]rocessor//; s/CPU//; s/@.*//' |
-  tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$//')-$(nproc)c"
-OUT="${OUT:-docs/benchmarks/$(date -u +%Y-%m-%d)_${machine}}"
+OUT="${OUT:-docs/benchmarks/$(date -u +%Y-%m-%d)_$(bench_machine)}"
 mkdir -p "$OUT"
 
 clockflag=""
@@ -39,14 +38,7 @@ node bench/compare/noble.mjs --suites "$SUITES" --budget-ms "$BUDGET" --min-samp
   --message-size "$msg" --clock "$CLOCK" --out "$OUT/noble.jsonl"
 
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "command: bash bench/compare/run.sh (QUICK=${QUICK:-} CLOCK=$CLOCK BUDGET=$BUDGET SLOW=$SLOW)"
-  echo "git: $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-  echo "uname: $(uname -a)"
-  echo "nproc: $(nproc)"
-  grep -m1 'model name' /proc/cpuinfo || true
-  grep -m1 '^flags' /proc/cpuinfo || true
-  echo "governor: $(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo 'not readable')"
+  bench_environment "bash bench/compare/run.sh (QUICK=${QUICK:-} CLOCK=$CLOCK BUDGET=$BUDGET SLOW=$SLOW)"
   echo "loadavg: $(cat /proc/loadavg)"
   echo "node: $(node --version)"
   echo "compiler: $(${CXX:-c++} --version | head -1)"

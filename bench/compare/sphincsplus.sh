@@ -22,6 +22,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
+source scripts/lib.sh
+source bench/compare/common.sh
 REV=7ec789ace687
 CACHE="${PQSIG_CACHE:-$HOME/.cache/pqsig}"
 PREFIX="$CACHE/sphincsplus-$REV"
@@ -33,13 +35,7 @@ CFLAGS="-O3 -std=c99 -march=native -fomit-frame-pointer -flto -w"
 need=0
 for s in $SETS; do [ -f "$PREFIX/$s.o" ] || need=1; done
 if [ "$need" = 1 ]; then
-  if [ ! -f "$TARBALL" ]; then
-    echo "sphincsplus.sh: $TARBALL not found (set PQSIG_SPHINCSPLUS_TARBALL)" >&2
-    exit 1
-  fi
-  if [ -f ../shared/thirdparty/SHA256SUMS ] && [ -z "${PQSIG_SPHINCSPLUS_TARBALL:-}" ]; then
-    (cd ../shared/thirdparty && grep " sphincsplus-$REV.tar.xz\$" SHA256SUMS | sha256sum -c --quiet -) >&2
-  fi
+  check_thirdparty_tarball sphincsplus.sh "$TARBALL" PQSIG_SPHINCSPLUS_TARBALL
   WORK="$CACHE/src/sphincsplus-$REV"
   rm -rf "$WORK"
   mkdir -p "$WORK" "$PREFIX"
@@ -79,25 +75,12 @@ if [ -n "${ONLY_BUILD:-}" ]; then echo "$PREFIX"; exit 0; fi
 BUILD="${BUILD:-build-compare}"
 ROUNDS="${ROUNDS:-3}"
 BUDGET="${BUDGET:-300}"
-if [ -z "${NO_BUILD:-}" ]; then
-  cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPQSIG_BUILD_TESTS=OFF -DPQSIG_BUILD_BENCH=ON \
-    -DPQSIG_BUILD_TOOLS=OFF -DPQSIG_SPHINCSPLUS_DIR="$PREFIX" >/dev/null
-  cmake --build "$BUILD" -j2 --target pqsig_vs_sphincsplus >/dev/null
-fi
-machine="$(uname -m)-$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //; s/([^)]*)//g; s/[Pp]rocessor//; s/CPU//; s/@.*//' |
-  tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$//')-$(nproc)c"
-OUT="${OUT:-docs/benchmarks/$(date -u +%Y-%m-%d)_${machine}-sphincsplus}"
+build_compare_harness "$BUILD" pqsig_vs_sphincsplus -DPQSIG_SPHINCSPLUS_DIR="$PREFIX"
+OUT="${OUT:-docs/benchmarks/$(date -u +%Y-%m-%d)_$(bench_machine)-sphincsplus}"
 mkdir -p "$OUT"
 {
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "command: bash bench/compare/sphincsplus.sh (ROUNDS=$ROUNDS BUDGET=$BUDGET SETS=\"$SETS\")"
-  echo "git: $(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
-  echo "sphincsplus: $REV ($(cat "$PREFIX/BUILD_INFO" 2>/dev/null))"
-  echo "uname: $(uname -a)"
-  echo "nproc: $(nproc)"
-  grep -m1 'model name' /proc/cpuinfo || true
-  grep -m1 '^flags' /proc/cpuinfo || true
-  echo "governor: $(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo 'not readable')"
+  bench_environment "bash bench/compare/sphincsplus.sh (ROUNDS=$ROUNDS BUDGET=$BUDGET SETS=\"$SETS\")" \
+    "sphincsplus: $REV ($(cat "$PREFIX/BUILD_INFO" 2>/dev/null))"
   echo "loadavg before: $(cat /proc/loadavg)"
   echo "compiler: $(${CXX:-c++} --version | head -1); SPHINCS+: $($CC --version | head -1)"
 } > "$OUT/environment.txt"

@@ -40,6 +40,8 @@ Result<Pkey> pkey_from_public(Kind k, byte_span pub);
 /// The suite's raw forms of an EVP_PKEY of the right type.
 Result<bytes> raw_public(Kind k, EVP_PKEY* p);
 Result<SecretBytes> raw_private(Kind k, EVP_PKEY* p);
+/// The PKCS#8 PrivateKeyInfo DER (RFC 5208) of an EVP_PKEY holding a private key.
+Result<SecretBytes> pkcs8_der(EVP_PKEY* p);
 /// Which kind an EVP_PKEY can be (RSA needs the hint; RSA-PSS keys → rsa_pss_sha512).
 Result<Kind> kind_of_pkey(EVP_PKEY* p, std::string_view suite_hint);
 bool pkey_has_private(EVP_PKEY* p);

@@ -23,7 +23,6 @@ using internal::BldFree;
 using internal::ParamFree;
 using internal::CtxFree;
 using internal::DecFree;
-using internal::P8Free;
 
 Result<Kind> classical_kind(const SuiteInfo& s) {
   auto k = internal::kind_of(s);
@@ -402,14 +401,7 @@ Result<SecretBytes> export_pkcs8_der(const SuiteInfo& suite, byte_span priv) {
   }
   auto key = internal::pkey_from_private(*k, priv);
   if (!key) return key.error();
-  std::unique_ptr<PKCS8_PRIV_KEY_INFO, P8Free> p8(EVP_PKEY2PKCS8(key->get()));
-  if (!p8) return ossl_error("PKCS#8 encoding");
-  int len = i2d_PKCS8_PRIV_KEY_INFO(p8.get(), nullptr);
-  if (len <= 0) return ossl_error("PKCS#8 encoding");
-  SecretBytes out(static_cast<std::size_t>(len));
-  unsigned char* w = out.data();
-  if (i2d_PKCS8_PRIV_KEY_INFO(p8.get(), &w) != len) return ossl_error("PKCS#8 encoding");
-  return out;
+  return internal::pkcs8_der(key->get());
 }
 
 Result<std::string> export_pkcs8_pem(const SuiteInfo& suite, byte_span priv) {

@@ -310,6 +310,17 @@ Result<bytes> raw_public(Kind k, EVP_PKEY* p) {
   return Error{Errc::internal, "unreachable"};
 }
 
+Result<SecretBytes> pkcs8_der(EVP_PKEY* p) {
+  std::unique_ptr<PKCS8_PRIV_KEY_INFO, P8Free> p8(EVP_PKEY2PKCS8(p));
+  if (!p8) return ossl_error("PKCS#8 encoding");
+  int len = i2d_PKCS8_PRIV_KEY_INFO(p8.get(), nullptr);
+  if (len <= 0) return ossl_error("PKCS#8 encoding");
+  SecretBytes out(static_cast<std::size_t>(len));
+  unsigned char* w = out.data();
+  if (i2d_PKCS8_PRIV_KEY_INFO(p8.get(), &w) != len) return ossl_error("PKCS#8 encoding");
+  return out;
+}
+
 Result<SecretBytes> raw_private(Kind k, EVP_PKEY* p) {
   switch (k) {
     case Kind::ed25519:
@@ -334,14 +345,7 @@ Result<SecretBytes> raw_private(Kind k, EVP_PKEY* p) {
     case Kind::rsa_v15_sha256: {
       auto plain = rsa_plain(p, true);
       if (!plain) return plain.error();
-      std::unique_ptr<PKCS8_PRIV_KEY_INFO, P8Free> p8(EVP_PKEY2PKCS8(plain->get()));
-      if (!p8) return ossl_error("PKCS#8 encoding");
-      int len = i2d_PKCS8_PRIV_KEY_INFO(p8.get(), nullptr);
-      if (len <= 0) return ossl_error("PKCS#8 encoding");
-      SecretBytes out(static_cast<std::size_t>(len));
-      unsigned char* w = out.data();
-      if (i2d_PKCS8_PRIV_KEY_INFO(p8.get(), &w) != len) return ossl_error("PKCS#8 encoding");
-      return out;
+      return pkcs8_der(plain->get());
     }
     case Kind::hmac_sha256:
       return Error{Errc::unsupported, "HMAC keys have no EVP_PKEY form here"};

@@ -53,6 +53,25 @@ const Curve* okp_curve_of(const SuiteInfo& s) {
   return nullptr;
 }
 
+// The curve (and its registry suite) a JWK's "crv" names, looked up in the kty's table
+// (OKP: RFC 8037 §2; EC: RFC 7518 §6.2.1.1).
+struct NamedCurve {
+  const Curve* curve;
+  const SuiteInfo* suite;
+  std::string crv;
+};
+template <std::size_t N>
+Result<NamedCurve> named_curve(const json& j, const Curve (&table)[N], std::string_view kty) {
+  auto crv = detail::get_string(j, "crv", "JWK");
+  if (!crv) return crv.error();
+  const Curve* c = nullptr;
+  for (const auto& k : table) if (k.crv == *crv) c = &k;
+  if (!c) return Error{Errc::unknown_suite, "JWK: unsupported " + std::string(kty) + " curve '" + *crv + "'"};
+  auto s = find_suite(c->suite);
+  if (!s) return s.error();
+  return NamedCurve{c, *s, std::move(*crv)};
+}
+
 std::string kty_of(const SuiteInfo& s) {
   if (is_akp_family(s)) return "AKP";
   if (okp_curve_of(s)) return "OKP";
@@ -99,6 +118,18 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
     if (!has) return SecretBytes{};
     return get_secret_b64u(j, name, "JWK");
   };
+  // The optional private scalar "d" of an OKP / EC key: exactly the curve's length
+  // (RFC 8037 §2, RFC 7518 §6.2.2.1).
+  auto opt_curve_d = [&](const Curve& c, const std::string& crv) -> Status {
+    bool has_d = false;
+    auto d = opt_secret("d", has_d);
+    if (!d) return d.error();
+    if (has_d) {
+      if (d->size() != c.coord) return Error{Errc::invalid_length, "JWK: \"d\" has the wrong length for " + crv};
+      m.priv = std::move(*d);
+    }
+    return {};
+  };
 
   if (*kty == "AKP") {
     if (!has_alg) return enc("AKP key without \"alg\"");
@@ -115,39 +146,27 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
     if (!priv) return priv.error();
     if (has_priv) m.priv = std::move(*priv);
   } else if (*kty == "OKP") {
-    auto crv = get_string(j, "crv", "JWK");
-    if (!crv) return crv.error();
-    const Curve* c = nullptr;
-    for (const auto& k : kOkpCurves) if (k.crv == *crv) c = &k;
-    if (!c) return Error{Errc::unknown_suite, "JWK: unsupported OKP curve '" + *crv + "'"};
-    auto s = find_suite(c->suite);
-    if (!s) return s.error();
-    if (has_alg && *alg != "EdDSA" && *alg != (*s)->jose_alg && *alg != c->crv)
-      return enc("alg '" + *alg + "' does not match curve " + *crv);
-    auto r = reconcile(*s, suite_hint);
+    auto nc = named_curve(j, kOkpCurves, "OKP");
+    if (!nc) return nc.error();
+    const Curve* c = nc->curve;
+    const std::string& crv = nc->crv;
+    if (has_alg && *alg != "EdDSA" && *alg != nc->suite->jose_alg && *alg != c->crv)
+      return enc("alg '" + *alg + "' does not match curve " + crv);
+    auto r = reconcile(nc->suite, suite_hint);
     if (!r) return r.error();
     m.suite = *r;
     auto x = get_b64u(j, "x", "JWK");
     if (!x) return x.error();
-    if (x->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"x\" has the wrong length for " + *crv};
+    if (x->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"x\" has the wrong length for " + crv};
     m.pub = std::move(*x);
-    bool has_d = false;
-    auto d = opt_secret("d", has_d);
-    if (!d) return d.error();
-    if (has_d) {
-      if (d->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"d\" has the wrong length for " + *crv};
-      m.priv = std::move(*d);
-    }
+    if (Status st = opt_curve_d(*c, crv); !st) return st.error();
   } else if (*kty == "EC") {
-    auto crv = get_string(j, "crv", "JWK");
-    if (!crv) return crv.error();
-    const Curve* c = nullptr;
-    for (const auto& k : kEcCurves) if (k.crv == *crv) c = &k;
-    if (!c) return Error{Errc::unknown_suite, "JWK: unsupported EC curve '" + *crv + "'"};
-    auto s = find_suite(c->suite);
-    if (!s) return s.error();
-    if (has_alg && *alg != (*s)->jose_alg) return enc("alg '" + *alg + "' does not match curve " + *crv);
-    auto r = reconcile(*s, suite_hint);
+    auto nc = named_curve(j, kEcCurves, "EC");
+    if (!nc) return nc.error();
+    const Curve* c = nc->curve;
+    const std::string& crv = nc->crv;
+    if (has_alg && *alg != nc->suite->jose_alg) return enc("alg '" + *alg + "' does not match curve " + crv);
+    auto r = reconcile(nc->suite, suite_hint);
     if (!r) return r.error();
     m.suite = *r;
     auto x = get_b64u(j, "x", "JWK");
@@ -156,17 +175,11 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
     if (!y) return y.error();
     // RFC 7518 §6.2.1.2/3: x and y are the full-length field elements.
     if (x->size() != c->coord || y->size() != c->coord)
-      return Error{Errc::invalid_length, "JWK: \"x\"/\"y\" have the wrong length for " + *crv};
+      return Error{Errc::invalid_length, "JWK: \"x\"/\"y\" have the wrong length for " + crv};
     m.pub.push_back(0x04);  // SEC 1 §2.3.3 uncompressed point
     m.pub.insert(m.pub.end(), x->begin(), x->end());
     m.pub.insert(m.pub.end(), y->begin(), y->end());
-    bool has_d = false;
-    auto d = opt_secret("d", has_d);
-    if (!d) return d.error();
-    if (has_d) {
-      if (d->size() != c->coord) return Error{Errc::invalid_length, "JWK: \"d\" has the wrong length for " + *crv};
-      m.priv = std::move(*d);
-    }
+    if (Status st = opt_curve_d(*c, crv); !st) return st.error();
   } else if (*kty == "RSA") {
     const SuiteInfo* s = nullptr;
     if (has_alg) {

@@ -123,6 +123,23 @@ PreHashed prehash(hash::PreHash ph, byte_span m) {
   hash::prehash_compute(ph, m, {out.digest, info.out_len});
   return out;
 }
+
+// FIPS 205, Algorithms 23 and 25: M' = toByte(1, 1) || toByte(|ctx|, 1) || ctx || OID || PH(M), as
+// the parts of a Msg (which points into this object: neither copied nor moved). |ctx| ≤ 255 checked.
+struct HashSlhMessage {
+  std::uint8_t hdr[2];
+  PreHashed h;
+  Msg msg;
+  HashSlhMessage(hash::PreHash ph, byte_span m, byte_span ctx)
+      : hdr{1, static_cast<std::uint8_t>(ctx.size())}, h(prehash(ph, m)) {
+    msg.part[msg.count++] = hdr;
+    msg.part[msg.count++] = ctx;
+    msg.part[msg.count++] = byte_span(h.oid, 11);
+    msg.part[msg.count++] = byte_span(h.digest, h.len);
+  }
+  HashSlhMessage(const HashSlhMessage&) = delete;
+  HashSlhMessage& operator=(const HashSlhMessage&) = delete;
+};
 }  // namespace
 
 std::span<const ParamInfo> all_param_sets() noexcept { return kParams; }
@@ -199,27 +216,15 @@ Status slh_verify(ParamSet p, byte_span m, byte_span sig, byte_span ctx, byte_sp
 // FIPS 205, Algorithm 23: M' = toByte(1, 1) || toByte(|ctx|, 1) || ctx || OID || PH(M).
 Result<bytes> hash_slh_sign(ParamSet p, byte_span m, byte_span ctx, hash::PreHash ph, byte_span sk, OptRand r) {
   if (Status s = check_ctx(ctx); !s) return s.error();
-  const std::uint8_t hdr[2] = {1, static_cast<std::uint8_t>(ctx.size())};
-  PreHashed h = prehash(ph, m);
-  Msg msg;
-  msg.part[msg.count++] = hdr;
-  msg.part[msg.count++] = ctx;
-  msg.part[msg.count++] = byte_span(h.oid, 11);
-  msg.part[msg.count++] = byte_span(h.digest, h.len);
-  return sign_msg(p, msg, sk, r);
+  const HashSlhMessage mp(ph, m, ctx);
+  return sign_msg(p, mp.msg, sk, r);
 }
 
 // FIPS 205, Algorithm 25.
 Status hash_slh_verify(ParamSet p, byte_span m, byte_span sig, byte_span ctx, hash::PreHash ph, byte_span pk) {
   if (Status s = check_ctx(ctx); !s) return s;
-  const std::uint8_t hdr[2] = {1, static_cast<std::uint8_t>(ctx.size())};
-  PreHashed h = prehash(ph, m);
-  Msg msg;
-  msg.part[msg.count++] = hdr;
-  msg.part[msg.count++] = ctx;
-  msg.part[msg.count++] = byte_span(h.oid, 11);
-  msg.part[msg.count++] = byte_span(h.digest, h.len);
-  return verify_msg(p, msg, sig, pk);
+  const HashSlhMessage mp(ph, m, ctx);
+  return verify_msg(p, mp.msg, sig, pk);
 }
 
 }  // namespace pqsig::slhdsa

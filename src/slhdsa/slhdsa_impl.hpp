@@ -177,6 +177,29 @@ struct Slh {
     hs.T(pk_adrs, tmp, len, pk);
   }
 
+  // The stack step of treehash (FIPS 205, Algorithms 9 and 15, computed bottom-up): push `node`
+  // (height ht, index idx at that height) and, while the two top entries have equal heights, replace
+  // them by their parent H(PK.seed, ADRS(height, (offset >> height) + index), left || right), copying
+  // each new node on target's authentication path into auth (auth[h] = node (h, (target >> h) ^ 1)).
+  [[gnu::always_inline]] static inline void treehash_push(const Hs& hs, unsigned z, std::uint32_t offset,
+                                                          std::uint32_t target, Adrs& node_adrs, const u8* node,
+                                                          unsigned ht, std::uint32_t idx, u8* stack,
+                                                          unsigned* heights, std::size_t& sp, u8* auth) noexcept {
+    std::memcpy(stack + sp * n, node, n);
+    heights[sp] = ht;
+    ++sp;
+    while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
+      ht = heights[sp - 1] + 1;
+      idx >>= 1;
+      node_adrs.setTreeHeight(ht);
+      node_adrs.setTreeIndex((offset >> ht) + idx);
+      hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
+      heights[sp - 2] = ht;
+      --sp;
+      if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
+    }
+  }
+
   // The tree computation of FIPS 205 Algorithms 9 (xmss_node) and 15 (fors_node), done once per
   // tree with a stack: the root of the height-z tree whose leaves j..j+3 are leaf4(j, out[4n]),
   // and, if auth is given, the authentication path of leaf `target` (auth[h] = node (h, (target >> h) ^ 1)).
@@ -196,21 +219,8 @@ struct Slh {
       leaf4(i0, leaves);
       for (std::uint32_t q = 0; q < W; ++q) {
         const std::uint32_t i = i0 + q;
-        std::memcpy(stack + sp * n, leaves + q * n, n);
-        heights[sp] = 0;
-        if (auth && (i ^ 1u) == target) std::memcpy(auth, stack + sp * n, n);
-        ++sp;
-        std::uint32_t idx = i;
-        while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
-          unsigned ht = heights[sp - 1] + 1;
-          idx >>= 1;
-          node_adrs.setTreeHeight(ht);
-          node_adrs.setTreeIndex((offset >> ht) + idx);
-          hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
-          heights[sp - 2] = ht;
-          --sp;
-          if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
-        }
+        if (auth && (i ^ 1u) == target) std::memcpy(auth, leaves + q * n, n);
+        treehash_push(hs, z, offset, target, node_adrs, leaves + q * n, 0, i, stack, heights, sp, auth);
       }
     }
     std::memcpy(root, stack, n);
@@ -273,20 +283,7 @@ struct Slh {
         }
       }
       // The chunk root at height cz, index c0 >> cz, joins the stack (the form above, from height cz).
-      std::memcpy(stack + sp * n, nodes, n);
-      heights[sp] = cz;
-      ++sp;
-      std::uint32_t idx = c0 >> cz;
-      while (sp >= 2 && heights[sp - 1] == heights[sp - 2]) {
-        unsigned ht = heights[sp - 1] + 1;
-        idx >>= 1;
-        node_adrs.setTreeHeight(ht);
-        node_adrs.setTreeIndex((offset >> ht) + idx);
-        hs.H(node_adrs, stack + (sp - 2) * n, stack + (sp - 2) * n);
-        heights[sp - 2] = ht;
-        --sp;
-        if (auth && ht < z && (idx ^ 1u) == (target >> ht)) std::memcpy(auth + ht * n, stack + (sp - 1) * n, n);
-      }
+      treehash_push(hs, z, offset, target, node_adrs, nodes, cz, c0 >> cz, stack, heights, sp, auth);
     }
     std::memcpy(root, stack, n);
   }
@@ -511,6 +508,22 @@ struct Slh {
     std::memcpy(pk + n, root, n);
   }
 
+  // FIPS 205, Algorithms 19 and 20 (their common steps): digest ← H_msg(R, PK.seed, PK.root, M), split
+  // into md, idx_tree and idx_leaf, and the ADRS of the FORS tree that signs md.
+  struct MsgDigest {
+    u8 digest[P::m];
+    std::uint64_t idx_tree;
+    std::uint32_t idx_leaf;
+    Adrs adrs;
+  };
+  static void message_digest(const u8* r, const u8* pk_seed, const u8* pk_root, const Msg& m, MsgDigest& out) noexcept {
+    Hs::H_msg(r, pk_seed, pk_root, m, out.digest);
+    split_digest(out.digest, out.idx_tree, out.idx_leaf);
+    out.adrs.setTreeAddress(out.idx_tree);
+    out.adrs.setTypeAndClear(FORS_TREE);
+    out.adrs.setKeyPairAddress(out.idx_leaf);
+  }
+
   // FIPS 205, Algorithm 19: slh_sign_internal(M, SK, addrnd).
   static void sign_internal(const Msg& m, const u8* sk, const u8* addrnd, u8* sig) noexcept {
     const u8* sk_seed = sk;
@@ -520,18 +533,11 @@ struct Slh {
     Hs hs(pk_seed, sk_seed);
     Hs::PRF_msg(sk_prf, addrnd, m, sig);  // R
     CT_DECLASSIFY(sig, n);  // R is the first n bytes of the signature (public; FIPS 205 §9.2)
-    u8 digest[P::m];
-    Hs::H_msg(sig, pk_seed, pk_root, m, digest);
-    std::uint64_t idx_tree;
-    std::uint32_t idx_leaf;
-    split_digest(digest, idx_tree, idx_leaf);
-    Adrs adrs;
-    adrs.setTreeAddress(idx_tree);
-    adrs.setTypeAndClear(FORS_TREE);
-    adrs.setKeyPairAddress(idx_leaf);
+    MsgDigest dig;
+    message_digest(sig, pk_seed, pk_root, m, dig);
     u8 pk_fors[n];
-    fors_sign(hs, digest, adrs, sig + n, pk_fors);
-    ht_sign(hs, pk_fors, idx_tree, idx_leaf, sig + n + P::fors_sig_bytes);
+    fors_sign(hs, dig.digest, dig.adrs, sig + n, pk_fors);
+    ht_sign(hs, pk_fors, dig.idx_tree, dig.idx_leaf, sig + n + P::fors_sig_bytes);
   }
 
   // FIPS 205, Algorithm 20: slh_verify_internal(M, SIG, PK) (the caller checked |SIG|).
@@ -539,18 +545,11 @@ struct Slh {
     const u8* pk_seed = pk;
     const u8* pk_root = pk + n;
     Hs hs(pk_seed, nullptr);
-    u8 digest[P::m];
-    Hs::H_msg(sig, pk_seed, pk_root, m, digest);
-    std::uint64_t idx_tree;
-    std::uint32_t idx_leaf;
-    split_digest(digest, idx_tree, idx_leaf);
-    Adrs adrs;
-    adrs.setTreeAddress(idx_tree);
-    adrs.setTypeAndClear(FORS_TREE);
-    adrs.setKeyPairAddress(idx_leaf);
+    MsgDigest dig;
+    message_digest(sig, pk_seed, pk_root, m, dig);
     u8 pk_fors[n];
-    fors_pkFromSig(hs, sig + n, digest, adrs, pk_fors);
-    return ht_verify(hs, pk_fors, sig + n + P::fors_sig_bytes, idx_tree, idx_leaf, pk_root);
+    fors_pkFromSig(hs, sig + n, dig.digest, dig.adrs, pk_fors);
+    return ht_verify(hs, pk_fors, sig + n + P::fors_sig_bytes, dig.idx_tree, dig.idx_leaf, pk_root);
   }
 
   static constexpr Ops ops() noexcept { return Ops{&keygen_internal, &sign_internal, &verify_internal}; }

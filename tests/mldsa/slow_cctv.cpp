@@ -3,7 +3,7 @@
 // ../shared/vectors/cctv/README.md.
 #include <gtest/gtest.h>
 
-
+#include "cctv_accumulated.hpp"
 #include "mldsa/rounding.hpp"
 #include "pqsig/hash.hpp"
 #include "pqsig/mldsa.hpp"
@@ -11,26 +11,7 @@
 using namespace pqsig;
 using namespace pqsig::mldsa;
 
-namespace {
-std::string cctv_accumulated(Level lv, int n) {
-  const auto& p = params(lv);
-  hash::Shake128 rng, acc;
-  bytes seed(32), pk(p.pk_bytes), sk(p.sk_bytes), sig(p.sig_bytes);
-  Options o;
-  o.deterministic = true;
-  for (int i = 0; i < n; ++i) {
-    rng.squeeze(seed);
-    EXPECT_TRUE(keygen_internal(lv, seed, pk, sk).ok());
-    acc.absorb(pk);
-    EXPECT_TRUE(sign(lv, sk, {}, sig, o).ok());
-    acc.absorb(sig);
-    EXPECT_TRUE(verify(lv, pk, {}, sig).ok());
-  }
-  std::uint8_t out[32];
-  acc.squeeze(out, 32);
-  return to_hex(byte_span(out, 32));
-}
-}  // namespace
+using cctv_test::cctv_accumulated;
 
 TEST(MldsaCctvSlow, Accumulated10000_44) {
   EXPECT_EQ(cctv_accumulated(Level::ml_dsa_44, 10000), "e7fd21f6a59bcba60d65adc44404bb29a7c00e5d8d3ec06a732c00a306a7d143");

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 
+#include "cctv_accumulated.hpp"
 #include "common/cpu.hpp"
 #include "mldsa/poly.hpp"
 #include "mldsa/rounding.hpp"
@@ -116,24 +117,7 @@ TEST(MldsaArith, NttMatchesSchoolbook) {
 }
 
 // C2SP CCTV accumulated test A (../shared/vectors/cctv/README.md), N = 100.
-std::string cctv_accumulated(Level lv, int n) {
-  const auto& p = params(lv);
-  hash::Shake128 rng, acc;
-  bytes seed(32), pk(p.pk_bytes), sk(p.sk_bytes), sig(p.sig_bytes);
-  Options o;
-  o.deterministic = true;
-  for (int i = 0; i < n; ++i) {
-    rng.squeeze(seed);
-    EXPECT_TRUE(keygen_internal(lv, seed, pk, sk).ok());
-    acc.absorb(pk);
-    EXPECT_TRUE(sign(lv, sk, {}, sig, o).ok());
-    acc.absorb(sig);
-    EXPECT_TRUE(verify(lv, pk, {}, sig).ok());
-  }
-  std::uint8_t out[32];
-  acc.squeeze(out, 32);
-  return to_hex(byte_span(out, 32));
-}
+using cctv_test::cctv_accumulated;
 
 TEST(MldsaCctv, Accumulated100) {
   EXPECT_EQ(cctv_accumulated(Level::ml_dsa_44, 100), "d51148e1f9f4fa1a723a6cf42e25f2a99eb5c1b378b3d2dbbd561b1203beeae4");

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "pqsig/price.hpp"
+#include "price_fixture.hpp"
 
 using namespace pqsig;
 using namespace pqsig::price;
@@ -92,13 +93,7 @@ void check_page(const std::string& html_path, const std::string& dir, const std:
   else std::printf("screenshot kept: %s\n", png.c_str());
 }
 
-volatile std::uint64_t g_sink = 0;
-Status spin(int n) {
-  std::uint64_t x = 88172645463325252ull;
-  for (int i = 0; i < n; ++i) x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-  g_sink = g_sink + x;
-  return {};
-}
+using price_fixture::spin;
 
 // Operations with made-up costs and the registry's sizes, so the layout is exercised with data
 // whatever has landed.

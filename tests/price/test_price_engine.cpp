@@ -5,29 +5,16 @@
 #include <nlohmann/json.hpp>
 
 #include "pqsig/price.hpp"
+#include "price_fixture.hpp"
 
 using namespace pqsig;
 using namespace pqsig::price;
 
 namespace {
 
-// A little deterministic work so operations take non-zero time.
-volatile std::uint64_t g_sink = 0;
-Status spin(int n) {
-  std::uint64_t x = 88172645463325252ull;
-  for (int i = 0; i < n; ++i) x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-  g_sink = g_sink + x;
-  return {};
-}
+using price_fixture::spin;
 
-MeasureOptions fast_options() {
-  MeasureOptions o;
-  o.budget_ms_per_op = 2;
-  o.warmup_ms = 0.2;
-  o.min_samples = 5;
-  o.keep_samples = true;
-  return o;
-}
+MeasureOptions fast_options() { return price_fixture::small_budget(2, 0.2, 5, /*keep_samples=*/true); }
 
 PreparedSuite fake_signature_suite(int cost, int* calls) {
   PreparedSuite p;

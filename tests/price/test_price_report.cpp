@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pqsig/price.hpp"
+#include "price_fixture.hpp"
 
 using namespace pqsig;
 using namespace pqsig::price;
@@ -14,21 +15,9 @@ using json = nlohmann::json;
 
 namespace {
 
-volatile std::uint64_t g_sink = 0;
-Status spin(int n) {
-  std::uint64_t x = 88172645463325252ull;
-  for (int i = 0; i < n; ++i) x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-  g_sink = g_sink + x;
-  return {};
-}
+using price_fixture::spin;
 
-MeasureOptions tiny() {
-  MeasureOptions o;
-  o.budget_ms_per_op = 1;
-  o.warmup_ms = 0.1;
-  o.min_samples = 3;
-  return o;
-}
+MeasureOptions tiny() { return price_fixture::small_budget(1, 0.1, 3); }
 
 PreparedSuite fake(const SuiteInfo& s, const SampleRequest& r, int cost) {
   PreparedSuite p;
