@@ -70,6 +70,10 @@ struct Backend {
   /// Verification interfaces (provider::Interface mask) for a suite; 0 = suite not implemented.
   /// Null: kPure when verifier_from_public is set.
   unsigned (*interfaces)(const SuiteInfo&) noexcept = nullptr;
+  /// Key generation straight into a new key (the fresh seed drawn into the key's own buffer,
+  /// not copied from a temporary). Null: generate_private, then *_from_private.
+  Result<std::unique_ptr<SignerImpl>> (*signer_generate)(const SuiteInfo&) = nullptr;
+  Result<std::unique_ptr<KemDecapsImpl>> (*kem_generate)(const SuiteInfo&) = nullptr;
 };
 
 // One per family; a family not yet implemented returns nullptr and its suites report

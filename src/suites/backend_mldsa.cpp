@@ -68,6 +68,17 @@ Result<SecretBytes> mldsa_generate_private(const SuiteInfo& s) {
   return seed;
 }
 
+// One KeyGen_internal from the seed held by impl yields pk, the expanded sk and the prepared
+// key (Â expanded once).
+Result<std::unique_ptr<SignerImpl>> mldsa_signer_from_seed(std::unique_ptr<MldsaSigner> impl) {
+  impl->sk = SecretBytes(mldsa::params(impl->lv).sk_bytes);
+  impl->pk.resize(mldsa::params(impl->lv).pk_bytes);
+  auto prep = mldsa::PreparedSigningKey::keygen_internal(impl->lv, impl->seed.span(), impl->pk, impl->sk.mut_span());
+  if (!prep) return prep.error();
+  impl->prepared.emplace(std::move(prep.value()));
+  return std::unique_ptr<SignerImpl>(std::move(impl));
+}
+
 Result<std::unique_ptr<SignerImpl>> mldsa_signer_from_private(const SuiteInfo& s, byte_span priv) {
   auto lv = level_of(s);
   if (!lv) return lv.error();
@@ -77,13 +88,18 @@ Result<std::unique_ptr<SignerImpl>> mldsa_signer_from_private(const SuiteInfo& s
   auto impl = std::make_unique<MldsaSigner>();
   impl->lv = *lv;
   impl->seed = SecretBytes(priv);
-  impl->sk = SecretBytes(mldsa::params(*lv).sk_bytes);
-  impl->pk.resize(mldsa::params(*lv).pk_bytes);
-  // One KeyGen_internal yields pk, the expanded sk and the prepared key (Â expanded once).
-  auto prep = mldsa::PreparedSigningKey::keygen_internal(*lv, priv, impl->pk, impl->sk.mut_span());
-  if (!prep) return prep.error();
-  impl->prepared.emplace(std::move(prep.value()));
-  return std::unique_ptr<SignerImpl>(std::move(impl));
+  return mldsa_signer_from_seed(std::move(impl));
+}
+
+// ML-DSA.KeyGen (FIPS 204 Algorithm 1) into a new key: ξ drawn into the key's own buffer.
+Result<std::unique_ptr<SignerImpl>> mldsa_signer_generate(const SuiteInfo& s) {
+  auto lv = level_of(s);
+  if (!lv) return lv.error();
+  auto impl = std::make_unique<MldsaSigner>();
+  impl->lv = *lv;
+  impl->seed = SecretBytes(mldsa::kSeedBytes);
+  if (!random_bytes(impl->seed.mut_span())) return Error{Errc::rng_failure, "OS random source failed"};
+  return mldsa_signer_from_seed(std::move(impl));
 }
 
 Result<std::unique_ptr<SignerImpl>> mldsa_signer_from_expanded(const SuiteInfo& s, byte_span sk) {
@@ -116,8 +132,9 @@ Result<std::unique_ptr<VerifierImpl>> mldsa_verifier_from_public(const SuiteInfo
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
-constexpr Backend kMldsaBackend{&mldsa_generate_private, &mldsa_signer_from_private, &mldsa_signer_from_expanded,
-                                &mldsa_verifier_from_public, nullptr, nullptr, &mldsa_interfaces};
+constexpr Backend kMldsaBackend{&mldsa_generate_private,    &mldsa_signer_from_private, &mldsa_signer_from_expanded,
+                                &mldsa_verifier_from_public, nullptr,                    nullptr,
+                                &mldsa_interfaces,           &mldsa_signer_generate,     nullptr};
 }  // namespace
 
 const Backend* mldsa_backend() noexcept { return &kMldsaBackend; }

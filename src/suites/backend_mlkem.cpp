@@ -113,6 +113,24 @@ Result<std::unique_ptr<KemDecapsImpl>> mlkem_from_private(const SuiteInfo& s, by
   return not_ours(s);
 }
 
+// ML-KEM.KeyGen (FIPS 203 Algorithm 19) into a new key: d ‖ z drawn into the key's own buffer
+// (no second copy of the seed). Hybrids: their seed, then the import above.
+Result<std::unique_ptr<KemDecapsImpl>> mlkem_generate(const SuiteInfo& s) {
+  auto ps = mlkem_set(s);
+  if (!ps) {
+    auto priv = mlkem_generate_private(s);
+    if (!priv) return priv.error();
+    return mlkem_from_private(s, priv->span());
+  }
+  SecretBytes seed(mlkem::kSeedSize);
+  if (!random_bytes(seed.mut_span())) return Error{Errc::rng_failure, std::string(s.id) + ": OS random source failed"};
+  auto key = mlkem::DecapsKey::from_seed(*ps, seed.span());
+  if (!key) return key.error();
+  auto impl = std::make_unique<MlKemDecaps>(std::move(key.value()));
+  impl->priv = std::move(seed);
+  return std::unique_ptr<KemDecapsImpl>(std::move(impl));
+}
+
 Result<std::unique_ptr<KemEncapsImpl>> mlkem_from_public(const SuiteInfo& s, byte_span pub) {
   if (auto ps = mlkem_set(s)) {
     auto key = mlkem::EncapsKey::from_bytes(*ps, pub);
@@ -137,6 +155,7 @@ const Backend* mlkem_backend() noexcept {
     x.generate_private = &mlkem_generate_private;
     x.kem_from_private = &mlkem_from_private;
     x.kem_from_public = &mlkem_from_public;
+    x.kem_generate = &mlkem_generate;
     return x;
   }();
   return &b;

@@ -28,6 +28,12 @@ SigningKey::~SigningKey() = default;
 Result<SigningKey> SigningKey::generate(const SuiteInfo& s) {
   if (s.cls == SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is a KEM, not a signature suite"};
   const auto* b = detail::backend_for(s);
+  if (b && b->signer_generate) {
+    auto r = b->signer_generate(s);
+    if (!r) return r.error();
+    (*r)->info = &s;
+    return SigningKey(std::move(r.value()));
+  }
   if (!b || !b->generate_private) return unavailable(s, "key generation");
   auto priv = b->generate_private(s);
   if (!priv) return priv.error();
@@ -101,6 +107,12 @@ KemPrivateKey::~KemPrivateKey() = default;
 Result<KemPrivateKey> KemPrivateKey::generate(const SuiteInfo& s) {
   if (s.cls != SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is not a KEM suite"};
   const auto* b = detail::backend_for(s);
+  if (b && b->kem_generate) {
+    auto r = b->kem_generate(s);
+    if (!r) return r.error();
+    (*r)->info = &s;
+    return KemPrivateKey(std::move(r.value()));
+  }
   if (!b || !b->generate_private) return unavailable(s, "key generation");
   auto priv = b->generate_private(s);
   if (!priv) return priv.error();
