@@ -133,8 +133,11 @@ class ShakeX8 {
   void load_lane(int lane, const std::uint64_t in[25]) noexcept;
 
  private:
-  alignas(64) std::uint64_t st_[25][kLanes];  // lane i of instance j at st_[i][j]
+  void zero_unstarted() noexcept;
+  alignas(64) std::uint64_t st_[25][kLanes];  // lane i of instance j at st_[i][j]; lanes never
+                                               // started are zeroed by the first squeeze
   std::uint8_t rate_lanes_[kLanes] = {};       // 0: idle
+  std::uint8_t started_ = 0;                   // lanes ever started (bit j)
   bool wipe_;
 };
 

@@ -474,7 +474,15 @@ void keccak_x8_permute(std::uint64_t st[25][8], unsigned halves) noexcept {
 }  // namespace detail
 
 bool ShakeX8::eight_way() noexcept { return detail::keccak_x8_backend() != nullptr; }
-ShakeX8::ShakeX8(bool wipe) noexcept : wipe_(wipe) { std::memset(st_, 0, sizeof st_); }
+// No memset here: every lane is written in full when started (absorb_once, start_long), and
+// the first squeeze zeroes the lanes never started (a full batch of eight has none).
+ShakeX8::ShakeX8(bool wipe) noexcept : wipe_(wipe) {}
+void ShakeX8::zero_unstarted() noexcept {
+  for (int j = 0; j < kLanes; ++j)
+    if (!(started_ >> j & 1u))
+      for (int i = 0; i < 25; ++i) st_[i][j] = 0;
+  started_ = 0xFF;
+}
 ShakeX8::~ShakeX8() {
   if (wipe_) secure_zero(st_, sizeof st_);
 }
@@ -492,16 +500,19 @@ void ShakeX8::absorb_once(int lane, std::size_t rate, const std::uint8_t* in, st
   for (; i < 25; ++i) st_[i][lane] = 0;
   st_[rate / 8 - 1][lane] ^= std::uint64_t{0x80} << 56;
   rate_lanes_[lane] = static_cast<std::uint8_t>(rate / 8);
+  started_ |= static_cast<std::uint8_t>(1u << lane);
 }
 void ShakeX8::start_long(int lane, std::size_t rate) noexcept {
   for (int i = 0; i < 25; ++i) st_[i][lane] = 0;
   rate_lanes_[lane] = static_cast<std::uint8_t>(rate / 8);
+  started_ |= static_cast<std::uint8_t>(1u << lane);
 }
 void ShakeX8::save_lane(int lane, std::uint64_t out[25]) const noexcept {
   for (int i = 0; i < 25; ++i) out[i] = st_[i][lane];
 }
 void ShakeX8::load_lane(int lane, const std::uint64_t in[25]) noexcept {
   for (int i = 0; i < 25; ++i) st_[i][lane] = in[i];
+  started_ |= static_cast<std::uint8_t>(1u << lane);
 }
 // FIPS 202 Algorithm 8 lines 7–10, one block per lane per permutation (and line 6 for the
 // absorbing lane, when there is one).
@@ -510,6 +521,7 @@ void ShakeX8::squeeze_blocks(std::uint8_t* out[kLanes], std::size_t nblocks) noe
 }
 void ShakeX8::squeeze_blocks_absorbing(std::uint8_t* out[kLanes], std::size_t nblocks, int lane,
                                        const std::uint8_t* in) noexcept {
+  if (started_ != 0xFF) zero_unstarted();
   if (const detail::KeccakX8Backend* b = detail::keccak_x8_backend()) {
     std::uint8_t* o[kLanes];
     for (int j = 0; j < kLanes; ++j) o[j] = rate_lanes_[j] ? out[j] : nullptr;

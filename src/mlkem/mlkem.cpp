@@ -292,7 +292,9 @@ struct DecapsKey::State {
   State(const State&) = delete;
   State& operator=(const State&) = delete;
   ~State() {
-    secure_zero(s_hat, sizeof s_hat);
+    // ŝ fills k = (|ek| − 32) / 384 entries (all of them if ek was never set)
+    const std::size_t used = pub.ek_len ? (pub.ek_len - 32) / 384 : kMaxK;
+    secure_zero(s_hat, sizeof(NttPoly) * used);
     secure_zero(z, sizeof z);
     secure_zero(dk, dk_len);
   }
@@ -324,9 +326,10 @@ struct Scheme {
 
   // FIPS 203, Algorithm 13: K-PKE.KeyGen(d). Writes ek_PKE (kEkPke bytes), dk_PKE (kDkPke
   // bytes) and H(ek_PKE) (Algorithm 16 line 3's hash, computed here so that ML-KEM-768's lone
-  // last Â entry can share permutations with it); `keep` receives t̂, Â (public) and ŝ (secret).
+  // last Â entry can share permutations with it); `keep` receives t̂, Â (public), s_hat (k
+  // polynomials, the caller's: wiped with the key) receives ŝ.
   static void kpke_keygen(const std::uint8_t d[32], std::uint8_t* ek, std::uint8_t* dk, std::uint8_t hek[32],
-                          EkState& keep, NttPoly* s_hat_out) noexcept {
+                          EkState& keep, NttPoly* s_hat) noexcept {
     const PolyOps& ops = poly_ops();
     Wiped<std::uint8_t[64]> rs;  // (ρ, σ) = G(d ‖ k)
     const std::uint8_t kbyte = static_cast<std::uint8_t>(k);
@@ -344,16 +347,18 @@ struct Scheme {
     // Â (all entries but those sampled later), then s (k polys) and e (k polys) from
     // N = 0 .. 2k−1, batched eight XOF calls at a time (ML-KEM-512: all eight in one batch),
     // then NTT(s), NTT(e).
-    Wiped<NttPoly[2 * k]> se;
+    // s goes straight into s_hat (the key's ŝ), e into a wiped local.
+    Wiped<NttPoly[k]> noise_e;
     {
       XofJob jobs[k * k + 2 * k];
       int n = matrix_jobs<k>(jobs, keep.a, rho, kLone ? k * k - 1 : kRowsFirst ? 2 * k : k * k);
-      for (int i = 0; i < 2 * k; ++i) jobs[n++] = noise_job(se.v[i].c, sigma, P::eta1, i);
+      for (int i = 0; i < k; ++i) jobs[n++] = noise_job(s_hat[i].c, sigma, P::eta1, i);
+      for (int i = 0; i < k; ++i) jobs[n++] = noise_job(noise_e.v[i].c, sigma, P::eta1, k + i);
       run_xof_jobs(ops, jobs, n);
     }
-    for (int i = 0; i < 2 * k; ++i) ops.ntt(se.v[i].c);
-    const NttPoly* s_hat = se.v;
-    const NttPoly* e_hat = se.v + k;
+    for (int i = 0; i < k; ++i) ops.ntt(s_hat[i].c);
+    for (int i = 0; i < k; ++i) ops.ntt(noise_e.v[i].c);
+    const NttPoly* e_hat = noise_e.v;
     // t̂ = Â ∘ ŝ + ê, row by row; t̂ is the public key.
     const auto row = [&](int i) {
       NttPoly& t = keep.t_hat[i];
@@ -394,7 +399,6 @@ struct Scheme {
       H(hek, byte_span(ek, kEkPke));
     }
     for (int i = 0; i < k; ++i) ops.compress_encode(12, s_hat[i].c, dk + 384 * i);
-    if (s_hat_out) std::memcpy(s_hat_out, s_hat, sizeof(NttPoly) * k);
   }
 
   // FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), with ek_PKE already decoded (t̂) and
