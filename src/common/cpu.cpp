@@ -23,7 +23,7 @@ struct Features {
     unsigned a, b, c, d;
     if (__get_cpuid_max(0, nullptr) < 7) return;
     __cpuid(1, a, b, c, d);
-    bool osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
+    bool osxsave = (c >> 27) & 1, avx = (c >> 28) & 1, popcnt = (c >> 23) & 1;
     bool ymm_enabled = false;
     if (osxsave) {
       unsigned lo, hi;
@@ -31,7 +31,8 @@ struct Features {
       ymm_enabled = (lo & 0x6) == 0x6;
     }
     __cpuid_count(7, 0, a, b, c, d);
-    avx2 = avx && ymm_enabled && ((b >> 5) & 1);
+    // "AVX2" for the backends includes POPCNT (every AVX2 CPU has it; the AVX2 code may use it).
+    avx2 = avx && ymm_enabled && ((b >> 5) & 1) && popcnt;
     bmi2 = (b >> 8) & 1;
     sha = (b >> 29) & 1;
 #endif

@@ -18,7 +18,7 @@ namespace pqsig::mldsa::detail {
 #if defined(PQSIG_MLDSA_AVX2)
 namespace {
 
-#define PQSIG_AVX2 __attribute__((target("avx2")))
+#define PQSIG_AVX2 __attribute__((target("avx2,popcnt")))  // cpu::has_avx2() includes POPCNT
 
 // Per-block zeta tables for the three lowest layers, which run on 8×8 transposed blocks:
 // block b (coefficients 8b .. 8b+7) uses, in the forward NTT, zetas[32+b] (len 4),

@@ -14,7 +14,7 @@ namespace pqsig::mldsa::detail {
 
 #if defined(PQSIG_MLDSA_AVX2)
 namespace {
-#define PQSIG_AVX2 __attribute__((target("avx2")))
+#define PQSIG_AVX2 __attribute__((target("avx2,popcnt")))  // cpu::has_avx2() includes POPCNT
 #define PQSIG_INL __attribute__((target("avx2"), always_inline)) inline
 
 PQSIG_INL __m256i ld(const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
