@@ -171,15 +171,18 @@ struct Impl {
     static_assert(kHBlocks % kBlocks == 0, "H(pk) ends with a run of ExpandA (true for all three sets)");
     alignas(32) uint8_t buf[kLanes][kBlocks * hash::kShake128Rate];
     alignas(32) uint8_t hbuf[kBlocks * kHRate];  // lane kH's output blocks during its last run
-    // pk ‖ SHAKE256 padding (FIPS 202 §6.2, pad10*1 with suffix 1111), block-aligned
-    alignas(32) uint8_t hin[kHBlocks * kHRate];
+    // The runs before the last absorb whole blocks of pk in place; the last run's blocks are the
+    // rest of pk ‖ SHAKE256 padding (FIPS 202 §6.2, pad10*1 with suffix 1111).
+    constexpr size_t kTail = (kHBlocks - kBlocks) * kHRate;
+    static_assert(kTail <= kPk && kPk < kHBlocks * kHRate);
+    alignas(32) uint8_t htail[kBlocks * kHRate];
     size_t hb = 0;  // H blocks absorbed
     ShakeX8 x(false);  // all inputs public: no wipe
     if (pk) {
-      std::memcpy(hin, pk, kPk);
-      std::memset(hin + kPk, 0, sizeof hin - kPk);
-      hin[kPk] = 0x1F;
-      hin[sizeof hin - 1] |= 0x80;
+      std::memcpy(htail, pk + kTail, kPk - kTail);
+      std::memset(htail + (kPk - kTail), 0, sizeof htail - (kPk - kTail));
+      htail[kPk - kTail] = 0x1F;
+      htail[sizeof htail - 1] |= 0x80;
       x.start_long(kH, kHRate);
     }
     uint8_t in[34];
@@ -205,7 +208,7 @@ struct Impl {
       } else {
         const bool last = hb + kBlocks == kHBlocks;
         if (last) outs[kH] = hbuf;
-        x.squeeze_blocks_absorbing(outs, kBlocks, kH, hin + kHRate * hb);
+        x.squeeze_blocks_absorbing(outs, kBlocks, kH, last ? htail : pk + kHRate * hb);
         hb += kBlocks;
         if (last) std::memcpy(tr, hbuf + (kBlocks - 1) * kHRate, 64);  // the block after the last absorb
       }

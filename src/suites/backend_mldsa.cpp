@@ -61,13 +61,6 @@ unsigned mldsa_interfaces(const SuiteInfo&) noexcept {
   return provider::kPure | provider::kContext | provider::kPreHash | provider::kInternal | provider::kExternalMu;
 }
 
-Result<SecretBytes> mldsa_generate_private(const SuiteInfo& s) {
-  if (auto lv = level_of(s); !lv) return lv.error();
-  SecretBytes seed(mldsa::kSeedBytes);
-  if (!random_bytes(seed.mut_span())) return Error{Errc::rng_failure, "OS random source failed"};
-  return seed;
-}
-
 // One KeyGen_internal from the seed held by impl yields pk, the expanded sk and the prepared
 // key (Â expanded once).
 Result<std::unique_ptr<SignerImpl>> mldsa_signer_from_seed(std::unique_ptr<MldsaSigner> impl) {
@@ -132,9 +125,15 @@ Result<std::unique_ptr<VerifierImpl>> mldsa_verifier_from_public(const SuiteInfo
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
-constexpr Backend kMldsaBackend{&mldsa_generate_private,    &mldsa_signer_from_private, &mldsa_signer_from_expanded,
-                                &mldsa_verifier_from_public, nullptr,                    nullptr,
-                                &mldsa_interfaces,           &mldsa_signer_generate,     nullptr};
+constexpr Backend kMldsaBackend{nullptr,  // key generation: signer_generate
+                                &mldsa_signer_from_private,
+                                &mldsa_signer_from_expanded,
+                                &mldsa_verifier_from_public,
+                                nullptr,
+                                nullptr,
+                                &mldsa_interfaces,
+                                &mldsa_signer_generate,
+                                nullptr};
 }  // namespace
 
 const Backend* mldsa_backend() noexcept { return &kMldsaBackend; }

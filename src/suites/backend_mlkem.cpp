@@ -80,16 +80,6 @@ struct HybridEncaps final : KemEncapsImpl {
 };
 
 // ---------------------------------------------------------------- entry points
-Result<SecretBytes> mlkem_generate_private(const SuiteInfo& s) {
-  std::size_t n = 0;
-  if (mlkem_set(s)) n = mlkem::kSeedSize;
-  else if (auto h = hybrid_kind(s)) n = kem::sizes(*h).seed;
-  else return not_ours(s);
-  SecretBytes seed(n);
-  if (!random_bytes(seed.mut_span())) return Error{Errc::rng_failure, std::string(s.id) + ": OS random source failed"};
-  return seed;
-}
-
 Result<std::unique_ptr<KemDecapsImpl>> mlkem_from_private(const SuiteInfo& s, byte_span priv) {
   if (auto ps = mlkem_set(s)) {
     const auto& P = mlkem::params(*ps);
@@ -113,17 +103,16 @@ Result<std::unique_ptr<KemDecapsImpl>> mlkem_from_private(const SuiteInfo& s, by
   return not_ours(s);
 }
 
-// ML-KEM.KeyGen (FIPS 203 Algorithm 19) into a new key: d ‖ z drawn into the key's own buffer
-// (no second copy of the seed). Hybrids: their seed, then the import above.
+// Key generation into a new key (Backend::kem_generate): ML-KEM.KeyGen (FIPS 203 Algorithm 19)
+// with d ‖ z drawn into the key's own buffer (no second copy of the seed); a hybrid's seed, then
+// its import above.
 Result<std::unique_ptr<KemDecapsImpl>> mlkem_generate(const SuiteInfo& s) {
-  auto ps = mlkem_set(s);
-  if (!ps) {
-    auto priv = mlkem_generate_private(s);
-    if (!priv) return priv.error();
-    return mlkem_from_private(s, priv->span());
-  }
-  SecretBytes seed(mlkem::kSeedSize);
+  const auto ps = mlkem_set(s);
+  const auto h = hybrid_kind(s);
+  if (!ps && !h) return not_ours(s);
+  SecretBytes seed(ps ? mlkem::kSeedSize : kem::sizes(*h).seed);
   if (!random_bytes(seed.mut_span())) return Error{Errc::rng_failure, std::string(s.id) + ": OS random source failed"};
+  if (!ps) return mlkem_from_private(s, seed.span());
   auto key = mlkem::DecapsKey::from_seed(*ps, seed.span());
   if (!key) return key.error();
   auto impl = std::make_unique<MlKemDecaps>(std::move(key.value()));
@@ -152,7 +141,6 @@ Result<std::unique_ptr<KemEncapsImpl>> mlkem_from_public(const SuiteInfo& s, byt
 const Backend* mlkem_backend() noexcept {
   static const Backend b = [] {
     Backend x;
-    x.generate_private = &mlkem_generate_private;
     x.kem_from_private = &mlkem_from_private;
     x.kem_from_public = &mlkem_from_public;
     x.kem_generate = &mlkem_generate;
