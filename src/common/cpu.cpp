@@ -64,6 +64,16 @@ bool has_avx512vl() noexcept {
   return false;
 #endif
 }
+bool has_avx512_vbmi2() noexcept {
+#if defined(PQSIG_X86)
+  static const bool v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+                        __builtin_cpu_supports("avx512vbmi2");
+  return v && has_avx2();
+#else
+  return false;
+#endif
+}
 void force_portable(bool on) noexcept { g_forced.store(on, std::memory_order_relaxed); }
 bool portable_forced() noexcept { return g_forced.load(std::memory_order_relaxed); }
 }  // namespace pqsig::cpu

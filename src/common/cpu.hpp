@@ -10,6 +10,8 @@ bool has_bmi2() noexcept;
 /// require AVX2 here, so PQSIG_FORCE_PORTABLE turns them off too. Valgrind hides AVX-512.
 bool has_avx512f() noexcept;
 bool has_avx512vl() noexcept;
+/// AVX-512F/BW/VL with VBMI and VBMI2 (vpermb, vpcompressw): the 16-bit-lane kernels (ML-KEM).
+bool has_avx512_vbmi2() noexcept;
 /// Force the scalar reference everywhere (tests use this to compare backends). The environment
 /// variable PQSIG_FORCE_PORTABLE=1 makes every feature query answer false for the whole process.
 void force_portable(bool on) noexcept;

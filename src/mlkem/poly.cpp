@@ -96,6 +96,7 @@ constexpr PolyOps kScalar{"scalar",
 const PolyOps& poly_ops_scalar() noexcept { return kScalar; }
 
 const PolyOps& poly_ops() noexcept {
+  if (const PolyOps* v = poly_ops_avx512()) return *v;
   if (const PolyOps* v = poly_ops_avx2()) return *v;
   return kScalar;
 }

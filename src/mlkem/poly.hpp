@@ -263,11 +263,19 @@ struct PolyOps {
   /// d = 12 is ByteDecode_12(B) reduced mod q. Reads 32d bytes.
   void (*decode_decompress)(int d, const std::uint8_t* in, std::uint16_t c[kN]) noexcept;
 };
-/// The backend for this CPU (AVX2 unless PQSIG_PORTABLE or cpu::force_portable), else scalar.
+/// The backend for this CPU (AVX-512, else AVX2, unless PQSIG_PORTABLE or cpu::force_portable), else scalar.
 const PolyOps& poly_ops() noexcept;
 /// The scalar reference backend.
 const PolyOps& poly_ops_scalar() noexcept;
 /// The AVX2 backend, or nullptr when it is not compiled in or the CPU lacks AVX2.
 const PolyOps* poly_ops_avx2() noexcept;
+/// The AVX-512 backend (the AVX2 kernels with AVX-512 VBMI2 ones where they are faster), or
+/// nullptr when it is not compiled in or the CPU lacks AVX-512 VBMI2.
+const PolyOps* poly_ops_avx512() noexcept;
+
+namespace avx512 {  // kernels in poly_avx512.cpp, used by the AVX-512 table
+bool available() noexcept;
+int sample_ntt_parse(std::uint16_t out[kN], int count, const std::uint8_t* buf, std::size_t len) noexcept;
+}  // namespace avx512
 
 }  // namespace pqsig::mlkem::detail

@@ -536,11 +536,23 @@ constexpr PolyOps kAvx2{"avx2",
                         &compress_encode_avx2,
                         &decode_decompress_avx2};
 
+// The AVX-512 table: these kernels where poly_avx512.cpp has none faster.
+constexpr PolyOps kAvx512{"avx512",
+                          &ntt_avx2,
+                          &ntt_inverse_avx2,
+                          &multiply_ntts_sum_avx2,
+                          &avx512::sample_ntt_parse,
+                          &sample_poly_cbd_avx2,
+                          &compress_encode_avx2,
+                          &decode_decompress_avx2};
+
 }  // namespace
 
 const PolyOps* poly_ops_avx2() noexcept { return cpu::has_avx2() ? &kAvx2 : nullptr; }
+const PolyOps* poly_ops_avx512() noexcept { return avx512::available() ? &kAvx512 : nullptr; }
 #else
 const PolyOps* poly_ops_avx2() noexcept { return nullptr; }
+const PolyOps* poly_ops_avx512() noexcept { return nullptr; }
 #endif
 
 }  // namespace pqsig::mlkem::detail

@@ -1,4 +1,4 @@
-// The SIMD backend of the ML-KEM arithmetic (src/mlkem/poly_avx2.cpp) against the scalar
+// The SIMD backends of the ML-KEM arithmetic (src/mlkem/poly_avx2.cpp, poly_avx512.cpp) against the scalar
 // reference, bit for bit, on random and extreme inputs (every PolyOps function; Compress and
 // Decompress exhaustively); the whole scheme with the vector paths forced off against the default
 // dispatch; and the prepared keys (EncapsKey / DecapsKey) against the one-shot API.
@@ -37,11 +37,18 @@ void fill(std::mt19937_64& rng, std::uint16_t* c, int pattern) {
   }
 }
 
-const PolyOps* avx2_or_skip() { return poly_ops_avx2(); }
+// Every vector backend this CPU runs (AVX2, AVX-512), each compared with the scalar reference.
+std::vector<const PolyOps*> vector_backends() {
+  std::vector<const PolyOps*> v;
+  for (const PolyOps* b : {poly_ops_avx2(), poly_ops_avx512()})
+    if (b) v.push_back(b);
+  return v;
+}
 
-#define REQUIRE_AVX2(v)                                                                               \
-  const PolyOps* v = avx2_or_skip();                                                                  \
-  if (!v) GTEST_SKIP() << "the AVX2 backend is not available (CPU without AVX2, or PQSIG_PORTABLE build)"
+#define FOR_EACH_VECTOR_BACKEND(v)                                                               \
+  const auto backends = vector_backends();                                                       \
+  if (backends.empty()) GTEST_SKIP() << "no vector backend here (CPU without AVX2, or PQSIG_PORTABLE build)"; \
+  for (const PolyOps* v : backends)
 
 const PolyOps& S = poly_ops_scalar();
 
@@ -51,117 +58,135 @@ TEST(MlKemBackend, SelectionFollowsForcePortable) {
   cpu::force_portable(true);
   EXPECT_STREQ(poly_ops().name, "scalar");
   EXPECT_EQ(poly_ops_avx2(), nullptr);
+  EXPECT_EQ(poly_ops_avx512(), nullptr);
   cpu::force_portable(false);
-  if (poly_ops_avx2()) {
+  if (poly_ops_avx512()) {
+    EXPECT_STREQ(poly_ops().name, "avx512");
+    EXPECT_NE(poly_ops_avx2(), nullptr);  // AVX-512 implies the AVX2 backend
+  } else if (poly_ops_avx2()) {
     EXPECT_STREQ(poly_ops().name, "avx2");
   }
 }
 
 TEST(MlKemBackend, NttAndInverseMatchScalar) {
-  REQUIRE_AVX2(V);
-  auto rng = make_rng("NttAndInverseMatchScalar");
-  for (int it = 0; it < 1000; ++it) {
-    alignas(32) std::uint16_t a[kN], b[kN];
-    fill(rng, a, it < 4 ? it : 3);
-    std::memcpy(b, a, sizeof a);
-    S.ntt(a);
-    V->ntt(b);
-    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "NTT, iteration " << it;
-    S.ntt_inverse(a);
-    V->ntt_inverse(b);
-    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "NTT^-1, iteration " << it;
-    fill(rng, a, it < 4 ? it : 3);
-    std::memcpy(b, a, sizeof a);
-    S.ntt_inverse(a);
-    V->ntt_inverse(b);
-    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "NTT^-1 of arbitrary input, iteration " << it;
+  FOR_EACH_VECTOR_BACKEND(V) {
+    SCOPED_TRACE(V->name);
+    auto rng = make_rng("NttAndInverseMatchScalar");
+    for (int it = 0; it < 1000; ++it) {
+      alignas(32) std::uint16_t a[kN], b[kN];
+      fill(rng, a, it < 4 ? it : 3);
+      std::memcpy(b, a, sizeof a);
+      S.ntt(a);
+      V->ntt(b);
+      ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "NTT, iteration " << it;
+      S.ntt_inverse(a);
+      V->ntt_inverse(b);
+      ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "NTT^-1, iteration " << it;
+      fill(rng, a, it < 4 ? it : 3);
+      std::memcpy(b, a, sizeof a);
+      S.ntt_inverse(a);
+      V->ntt_inverse(b);
+      ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "NTT^-1 of arbitrary input, iteration " << it;
+    }
   }
 }
 
 TEST(MlKemBackend, MultiplyNttsMatchesScalar) {
-  REQUIRE_AVX2(V);
-  auto rng = make_rng("MultiplyNttsMatchesScalar");
-  std::vector<NttPoly> a(16), b(4);
-  for (int it = 0; it < 300; ++it) {
-    const int pattern = it < 4 ? it : 3;
-    for (auto& p : a) fill(rng, p.c, pattern);
-    for (auto& p : b) fill(rng, p.c, pattern);
-    for (int n = 1; n <= 4; ++n)
-      for (int stride : {1, n}) {
-        NttPoly r1, r2;
-        S.multiply_ntts_sum(r1, a.data() + 1, stride, b.data(), n);
-        V->multiply_ntts_sum(r2, a.data() + 1, stride, b.data(), n);
-        ASSERT_EQ(0, std::memcmp(r1.c, r2.c, sizeof r1.c)) << "n=" << n << " stride=" << stride << " it=" << it;
-      }
+  FOR_EACH_VECTOR_BACKEND(V) {
+    SCOPED_TRACE(V->name);
+    auto rng = make_rng("MultiplyNttsMatchesScalar");
+    std::vector<NttPoly> a(16), b(4);
+    for (int it = 0; it < 300; ++it) {
+      const int pattern = it < 4 ? it : 3;
+      for (auto& p : a) fill(rng, p.c, pattern);
+      for (auto& p : b) fill(rng, p.c, pattern);
+      for (int n = 1; n <= 4; ++n)
+        for (int stride : {1, n}) {
+          NttPoly r1, r2;
+          S.multiply_ntts_sum(r1, a.data() + 1, stride, b.data(), n);
+          V->multiply_ntts_sum(r2, a.data() + 1, stride, b.data(), n);
+          ASSERT_EQ(0, std::memcmp(r1.c, r2.c, sizeof r1.c)) << "n=" << n << " stride=" << stride << " it=" << it;
+        }
+    }
   }
 }
 
 TEST(MlKemBackend, SampleNttParseMatchesScalar) {
-  REQUIRE_AVX2(V);
-  auto rng = make_rng("SampleNttParseMatchesScalar");
-  for (int it = 0; it < 2000; ++it) {
-    std::vector<std::uint8_t> buf(it % 2 ? 504 : 168);
-    const int mode = it % 5;  // 0: uniform; 1: mostly rejected (≥ q); 2: all accepted; else uniform
-    for (auto& x : buf) {
-      x = static_cast<std::uint8_t>(rng());
-      if (mode == 1 && (rng() % 4)) x = 0xFF;
-      if (mode == 2) x &= 0x77;
+  FOR_EACH_VECTOR_BACKEND(V) {
+    SCOPED_TRACE(V->name);
+    auto rng = make_rng("SampleNttParseMatchesScalar");
+    for (int it = 0; it < 2000; ++it) {
+      // 168 and 504 (one and three SHAKE128 blocks), or any multiple of 3 up to 600 bytes
+      const std::size_t len = it % 3 == 0 ? 504 : it % 3 == 1 ? 168 : 3 * (1 + rng() % 200);
+      std::vector<std::uint8_t> buf(len);
+      const int mode = it % 5;  // 0: uniform; 1: mostly rejected (≥ q); 2: all accepted; else uniform
+      for (auto& x : buf) {
+        x = static_cast<std::uint8_t>(rng());
+        if (mode == 1 && (rng() % 4)) x = 0xFF;
+        if (mode == 2) x &= 0x77;
+      }
+      const int start = static_cast<int>(rng() % 5 == 0 ? kN - 1 - rng() % 20 : rng() % 200);
+      alignas(32) std::uint16_t o1[kN] = {}, o2[kN] = {};
+      const int n1 = S.sample_ntt_parse(o1, start, buf.data(), buf.size());
+      const int n2 = V->sample_ntt_parse(o2, start, buf.data(), buf.size());
+      ASSERT_EQ(n1, n2) << "iteration " << it;
+      ASSERT_EQ(0, std::memcmp(o1, o2, sizeof(std::uint16_t) * static_cast<std::size_t>(n1))) << "iteration " << it;
     }
-    const int start = static_cast<int>(rng() % 5 == 0 ? kN - 1 - rng() % 20 : rng() % 200);
-    alignas(32) std::uint16_t o1[kN] = {}, o2[kN] = {};
-    const int n1 = S.sample_ntt_parse(o1, start, buf.data(), buf.size());
-    const int n2 = V->sample_ntt_parse(o2, start, buf.data(), buf.size());
-    ASSERT_EQ(n1, n2) << "iteration " << it;
-    ASSERT_EQ(0, std::memcmp(o1, o2, sizeof(std::uint16_t) * static_cast<std::size_t>(n1))) << "iteration " << it;
   }
 }
 
 TEST(MlKemBackend, SamplePolyCbdMatchesScalar) {
-  REQUIRE_AVX2(V);
-  auto rng = make_rng("SamplePolyCbdMatchesScalar");
-  for (int eta : {2, 3}) {
-    for (int it = 0; it < 1000; ++it) {
-      std::uint8_t b[192];
-      for (auto& x : b) x = static_cast<std::uint8_t>(it == 0 ? 0 : it == 1 ? 0xFF : rng());
-      alignas(32) std::uint16_t c1[kN], c2[kN];
-      S.sample_poly_cbd(eta, b, c1);
-      V->sample_poly_cbd(eta, b, c2);
-      ASSERT_EQ(0, std::memcmp(c1, c2, sizeof c1)) << "eta=" << eta << " iteration " << it;
+  FOR_EACH_VECTOR_BACKEND(V) {
+    SCOPED_TRACE(V->name);
+    auto rng = make_rng("SamplePolyCbdMatchesScalar");
+    for (int eta : {2, 3}) {
+      for (int it = 0; it < 1000; ++it) {
+        std::uint8_t b[192];
+        for (auto& x : b) x = static_cast<std::uint8_t>(it == 0 ? 0 : it == 1 ? 0xFF : rng());
+        alignas(32) std::uint16_t c1[kN], c2[kN];
+        S.sample_poly_cbd(eta, b, c1);
+        V->sample_poly_cbd(eta, b, c2);
+        ASSERT_EQ(0, std::memcmp(c1, c2, sizeof c1)) << "eta=" << eta << " iteration " << it;
+      }
     }
   }
 }
 
 TEST(MlKemBackend, CompressEncodeMatchesScalarExhaustively) {
-  REQUIRE_AVX2(V);
-  auto rng = make_rng("CompressEncodeMatchesScalarExhaustively");
-  for (int d : {1, 4, 5, 10, 11, 12}) {
-    // Every x in [0, q) (13 polynomials), then random polynomials.
-    for (int it = 0; it < 13 + 200; ++it) {
-      alignas(32) std::uint16_t c[kN];
-      if (it < 13) {
-        for (int i = 0; i < kN; ++i) c[i] = static_cast<std::uint16_t>((it * kN + i) % kQ);
-      } else {
-        fill(rng, c, 3);
+  FOR_EACH_VECTOR_BACKEND(V) {
+    SCOPED_TRACE(V->name);
+    auto rng = make_rng("CompressEncodeMatchesScalarExhaustively");
+    for (int d : {1, 4, 5, 10, 11, 12}) {
+      // Every x in [0, q) (13 polynomials), then random polynomials.
+      for (int it = 0; it < 13 + 200; ++it) {
+        alignas(32) std::uint16_t c[kN];
+        if (it < 13) {
+          for (int i = 0; i < kN; ++i) c[i] = static_cast<std::uint16_t>((it * kN + i) % kQ);
+        } else {
+          fill(rng, c, 3);
+        }
+        std::uint8_t o1[384], o2[384];
+        S.compress_encode(d, c, o1);
+        V->compress_encode(d, c, o2);
+        ASSERT_EQ(0, std::memcmp(o1, o2, static_cast<std::size_t>(32 * d))) << "d=" << d << " iteration " << it;
       }
-      std::uint8_t o1[384], o2[384];
-      S.compress_encode(d, c, o1);
-      V->compress_encode(d, c, o2);
-      ASSERT_EQ(0, std::memcmp(o1, o2, static_cast<std::size_t>(32 * d))) << "d=" << d << " iteration " << it;
     }
   }
 }
 
 TEST(MlKemBackend, DecodeDecompressMatchesScalar) {
-  REQUIRE_AVX2(V);
-  auto rng = make_rng("DecodeDecompressMatchesScalar");
-  for (int d : {1, 4, 5, 10, 11, 12}) {
-    for (int it = 0; it < 300; ++it) {
-      std::uint8_t in[384];
-      for (auto& x : in) x = static_cast<std::uint8_t>(it == 0 ? 0xFF : it == 1 ? 0 : rng());
-      alignas(32) std::uint16_t c1[kN], c2[kN];
-      S.decode_decompress(d, in, c1);
-      V->decode_decompress(d, in, c2);
-      ASSERT_EQ(0, std::memcmp(c1, c2, sizeof c1)) << "d=" << d << " iteration " << it;
+  FOR_EACH_VECTOR_BACKEND(V) {
+    SCOPED_TRACE(V->name);
+    auto rng = make_rng("DecodeDecompressMatchesScalar");
+    for (int d : {1, 4, 5, 10, 11, 12}) {
+      for (int it = 0; it < 300; ++it) {
+        std::uint8_t in[384];
+        for (auto& x : in) x = static_cast<std::uint8_t>(it == 0 ? 0xFF : it == 1 ? 0 : rng());
+        alignas(32) std::uint16_t c1[kN], c2[kN];
+        S.decode_decompress(d, in, c1);
+        V->decode_decompress(d, in, c2);
+        ASSERT_EQ(0, std::memcmp(c1, c2, sizeof c1)) << "d=" << d << " iteration " << it;
+      }
     }
   }
 }
