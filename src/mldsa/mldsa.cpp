@@ -18,6 +18,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "common/aligned_new.hpp"
 #include "common/ct.hpp"
 #include "mldsa/poly.hpp"
 #include "mldsa/rounding.hpp"
@@ -441,7 +442,7 @@ struct Impl {
   /// s2 and t0 are stored as decoded and taken to the NTT domain by the first signature
   /// (CompleteSecret, once per state, thread-safe): generating or importing a key that is never
   /// used to sign does not pay for their 2k NTTs.
-  struct SecretState {
+  struct SecretState : ::pqsig::detail::MallocAligned {
     Poly s1[L];                 // NTT domain
     mutable Poly s2[K], t0[K];  // normal domain until ntt_state == kNttDone, then NTT domain
     uint8_t rho[32], key[32], tr[64];
@@ -678,7 +679,7 @@ struct Impl {
 
   /// A decoded public key ready for verification: Â, NTT(t1·2^d) and tr = H(pk)
   /// (FIPS 204 Algorithm 8 lines 1, 5, 6 and the t1 half of line 9).
-  struct PublicState {
+  struct PublicState : ::pqsig::detail::MallocAligned {
     Poly A[K][L];
     Poly t1[K];  // NTT(t1 · 2^d)
     uint8_t tr[64];

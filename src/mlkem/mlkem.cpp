@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "common/aligned_new.hpp"
 #include "common/ct.hpp"
 #include "hash/keccak_backend.hpp"
 #include "mlkem/poly.hpp"
@@ -273,7 +274,7 @@ constexpr std::size_t kMaxDk = 384 * kMaxK + kMaxEk + 64;    // ML-KEM-1024 dk
 
 // ---------------------------------------------------------------- expanded keys
 // The public half: ek and what every Encaps derives from it (t̂, Â, H(ek)).
-struct EncapsKey::State {
+struct EncapsKey::State : ::pqsig::detail::MallocAligned {
   ParameterSet ps{};
   std::uint8_t ek[kMaxEk];  // inline (no separate allocation); ek_len bytes used
   std::size_t ek_len = 0;
@@ -282,7 +283,7 @@ struct EncapsKey::State {
   std::uint8_t hek[32];
 };
 // The private half: ŝ decoded (secret), z (secret), dk (secret), and the public state.
-struct DecapsKey::State {
+struct DecapsKey::State : ::pqsig::detail::MallocAligned {
   EncapsKey::State pub;
   NttPoly s_hat[kMaxK];
   std::uint8_t z[32];

@@ -1,5 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <cstring>
+#include <memory>
+
+#include "common/aligned_new.hpp"
 #include "pqsig/common.hpp"
 #include "pqsig/suite.hpp"
 
@@ -43,4 +48,30 @@ TEST(Registry, UnknownSuiteAndVersionAreRefused) {
   ASSERT_TRUE(parse_suite_ref("ml-dsa-65@v1").ok());
   EXPECT_FALSE(parse_suite_ref("ml-dsa-65@v").ok());
   EXPECT_FALSE(parse_suite_ref("ml-dsa-65@1").ok());
+}
+
+// Over-aligned heap objects (src/common/aligned_new.hpp): every alignment is honoured, the whole
+// block is writable, and the pointer kept below it survives the object's use.
+namespace {
+struct alignas(64) Wide : pqsig::detail::MallocAligned {
+  unsigned char b[1000];
+};
+}  // namespace
+TEST(AlignedNew, AlignmentsAndWholeBlock) {
+  for (std::size_t align : {16u, 32u, 64u, 128u, 4096u}) {
+    for (std::size_t n : {1u, 15u, 64u, 1000u, 13000u}) {
+      void* p = pqsig::detail::malloc_aligned(n, align);
+      ASSERT_NE(p, nullptr);
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % align, 0u) << "align " << align << " n " << n;
+      std::memset(p, 0xA5, n);
+      pqsig::detail::free_aligned(p);
+    }
+  }
+  pqsig::detail::free_aligned(nullptr);
+  for (int i = 0; i < 100; ++i) {
+    auto w = std::make_unique<Wide>();
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(w.get()) % 64, 0u);
+    std::memset(w->b, i, sizeof w->b);
+    EXPECT_EQ(w->b[999], static_cast<unsigned char>(i));
+  }
 }
