@@ -84,6 +84,17 @@ constexpr std::array<std::uint16_t, 128> make_shoup(const std::array<std::uint16
 inline constexpr auto kZetasShoup = make_shoup(kZetas);
 inline constexpr auto kGammas = make_gammas();
 static_assert(kZetas[1] == 1729 && kZetas[2] == 2580 && kZetas[3] == 3289, "FIPS 203 Appendix A zeta table");
+
+// Signed Montgomery constants for the SIMD backends (R = 2^16): mont(c) = c·2^16 mod q,
+// centered in (−q/2, q/2], and mont_qinv(c) = mont(c)·q^-1 mod 2^16 (q^-1 = 62209).
+constexpr std::int16_t mont(std::uint32_t c) {
+  std::int32_t m = static_cast<std::int32_t>((c * 65536u) % kQ);
+  if (m > static_cast<std::int32_t>(kQ / 2)) m -= static_cast<std::int32_t>(kQ);
+  return static_cast<std::int16_t>(m);
+}
+constexpr std::int16_t mont_qinv(std::uint32_t c) {
+  return static_cast<std::int16_t>(static_cast<std::uint16_t>(static_cast<std::uint32_t>(mont(c)) * 62209u));
+}
 static_assert(kGammas[0] == 17 && kGammas[1] == 3312, "FIPS 203 Appendix A gamma table");
 
 // FIPS 203, Algorithm 9: NTT(f).
@@ -275,6 +286,8 @@ const PolyOps* poly_ops_avx512() noexcept;
 
 namespace avx512 {  // kernels in poly_avx512.cpp, used by the AVX-512 table
 bool available() noexcept;
+void ntt(std::uint16_t c[kN]) noexcept;
+void ntt_inverse(std::uint16_t c[kN]) noexcept;
 int sample_ntt_parse(std::uint16_t out[kN], int count, const std::uint8_t* buf, std::size_t len) noexcept;
 }  // namespace avx512
 

@@ -27,16 +27,6 @@ constexpr std::int16_t kQi = 3329;
 constexpr std::int16_t kQinv = -3327;  // q^-1 mod 2^16 (signed)
 constexpr std::int16_t kBarrettV = 20159;  // round(2^26 / q)
 
-// Montgomery form of a constant c: c·2^16 mod q, centered, and its product with q^-1 mod 2^16.
-constexpr std::int16_t mont(std::uint32_t c) {
-  std::int32_t m = static_cast<std::int32_t>((c * 65536u) % kQ);
-  if (m > static_cast<std::int32_t>(kQ / 2)) m -= static_cast<std::int32_t>(kQ);
-  return static_cast<std::int16_t>(m);
-}
-constexpr std::int16_t mont_qinv(std::uint32_t c) {
-  return static_cast<std::int16_t>(static_cast<std::uint16_t>(static_cast<std::uint32_t>(mont(c)) * 62209u));
-}
-
 // Zeta vectors for the three layers that run inside one register pair (vectors 2m, 2m+1),
 // laid out as the shuffles shuffle8/4/2 below leave the coefficients (see ntt_avx2):
 //   len 8: lanes 0–7 use group 2m, lanes 8–15 group 2m+1          (zeta index 16 + group)
@@ -538,8 +528,8 @@ constexpr PolyOps kAvx2{"avx2",
 
 // The AVX-512 table: these kernels where poly_avx512.cpp has none faster.
 constexpr PolyOps kAvx512{"avx512",
-                          &ntt_avx2,
-                          &ntt_inverse_avx2,
+                          &avx512::ntt,
+                          &avx512::ntt_inverse,
                           &multiply_ntts_sum_avx2,
                           &avx512::sample_ntt_parse,
                           &sample_poly_cbd_avx2,

@@ -1,8 +1,10 @@
-// AVX-512 kernels for the ML-KEM backend (FIPS 203 §4.2.2): the SampleNTT candidate filter on
-// 32 sixteen-bit lanes with VBMI's byte permute and VBMI2's in-register compress. The table
-// that selects them (the AVX2 kernels plus these) is built in poly_avx2.cpp. Inputs and outputs
-// are the scalar reference's, bit for bit (tests/mlkem/test_backend.cpp). Only public bytes
-// (ρ's XOF stream) reach these kernels.
+// AVX-512 kernels for the ML-KEM backend: NTT and NTT^-1 (FIPS 203 §4.3) with the whole
+// polynomial in eight zmm registers, and the SampleNTT candidate filter (§4.2.2) on 32
+// sixteen-bit lanes with VBMI's byte permute and VBMI2's in-register compress. The table that
+// selects them (the AVX2 kernels plus these) is built in poly_avx2.cpp. Inputs and outputs are
+// the scalar reference's — values in [0, q), standard order — bit for bit
+// (tests/mlkem/test_backend.cpp). Constant time: the NTTs have no data-dependent branch or
+// index; only public bytes (ρ's XOF stream) reach the filter's compress.
 #include "common/cpu.hpp"
 #include "mlkem/poly.hpp"
 
@@ -47,7 +49,235 @@ PQSIG_AVX512 inline __m512i candidates(const std::uint8_t* buf, unsigned n, __mm
   good = _mm512_mask_cmplt_epu16_mask(words, v, _mm512_set1_epi16(static_cast<short>(kQ)));
   return v;
 }
+
+// ---------------------------------------------------------------- NTT
+// Register layout. The polynomial is v[0..7], v[j] = c[32j .. 32j+31]. len = 128, 64, 32 pair
+// whole registers. len = 16, 8, 4, 2 run inside the register pair (x, y) = (v[2m], v[2m+1]),
+// i.e. C = c[64m .. 64m+63], after shuffles that bring the partners of one layer to the same
+// lane of x and y; every shuffle is an involution, so the same shuffles undo them:
+//   shuffle16: x = C[0..15 | 32..47],      y = C[16..31 | 48..63]         (256-bit halves)
+//   shuffle8:  swaps 128-bit chunks so x, y lanes differ by 8;  shuffle4: by 4 (qwords);
+//   shuffle2:  by 2 (dwords).
+// The zeta of lane l is found by replaying the shuffles on lane indices (make_zetas512).
+struct Layout {
+  int x[32], y[32];
+};
+constexpr Layout shuffle16(const Layout& s) {
+  Layout t{};
+  for (int l = 0; l < 16; ++l) {
+    t.x[l] = s.x[l], t.x[16 + l] = s.y[l];
+    t.y[l] = s.x[16 + l], t.y[16 + l] = s.y[16 + l];
+  }
+  return t;
+}
+constexpr Layout shuffle8(const Layout& s) {
+  Layout t{};
+  for (int k = 0; k < 4; k += 2)  // chunks of 8 lanes: x' = [x0 y0 x2 y2], y' = [x1 y1 x3 y3]
+    for (int l = 0; l < 8; ++l) {
+      t.x[8 * k + l] = s.x[8 * k + l], t.x[8 * k + 8 + l] = s.y[8 * k + l];
+      t.y[8 * k + l] = s.x[8 * k + 8 + l], t.y[8 * k + 8 + l] = s.y[8 * k + 8 + l];
+    }
+  return t;
+}
+constexpr Layout shuffle4(const Layout& s) {
+  Layout t{};
+  for (int k = 0; k < 4; ++k)  // per 128-bit chunk: unpacklo / unpackhi of qwords
+    for (int l = 0; l < 4; ++l) {
+      t.x[8 * k + l] = s.x[8 * k + l], t.x[8 * k + 4 + l] = s.y[8 * k + l];
+      t.y[8 * k + l] = s.x[8 * k + 4 + l], t.y[8 * k + 4 + l] = s.y[8 * k + 4 + l];
+    }
+  return t;
+}
+constexpr Layout shuffle2(const Layout& s) {
+  Layout t{};
+  for (int k = 0; k < 8; ++k)  // per qword: dword blends
+    for (int l = 0; l < 2; ++l) {
+      t.x[4 * k + l] = s.x[4 * k + l], t.x[4 * k + 2 + l] = s.y[4 * k + l];
+      t.y[4 * k + l] = s.x[4 * k + 2 + l], t.y[4 * k + 2 + l] = s.y[4 * k + 2 + l];
+    }
+  return t;
+}
+
+// Zetas (Montgomery form, and times q^-1) per lane, for pair m and the in-register layers
+// len = 16, 8, 4, 2 (index 0..3). Forward (Algorithm 9): zeta index 128/len + group;
+// inverse (Algorithm 10): 256/len − 1 − group; group = (64m + position) / (2·len).
+struct Zetas512 {
+  alignas(64) std::int16_t f[4][4][32], fq[4][4][32], i[4][4][32], iq[4][4][32];
+};
+constexpr Zetas512 make_zetas512() {
+  Zetas512 z{};
+  for (int m = 0; m < 4; ++m) {
+    Layout s{};
+    for (int l = 0; l < 32; ++l) s.x[l] = l, s.y[l] = 32 + l;
+    for (int layer = 0; layer < 4; ++layer) {
+      s = layer == 0 ? shuffle16(s) : layer == 1 ? shuffle8(s) : layer == 2 ? shuffle4(s) : shuffle2(s);
+      const int len = 16 >> layer;
+      for (int l = 0; l < 32; ++l) {
+        const int group = (64 * m + s.x[l]) / (2 * len);
+        const int fi = 128 / len + group, ii = 256 / len - 1 - group;
+        z.f[m][layer][l] = mont(kZetas[static_cast<std::size_t>(fi)]);
+        z.fq[m][layer][l] = mont_qinv(kZetas[static_cast<std::size_t>(fi)]);
+        z.i[m][layer][l] = mont(kZetas[static_cast<std::size_t>(ii)]);
+        z.iq[m][layer][l] = mont_qinv(kZetas[static_cast<std::size_t>(ii)]);
+      }
+    }
+  }
+  return z;
+}
+alignas(64) constexpr Zetas512 kZ = make_zetas512();
+
+constexpr std::int16_t kQi = static_cast<std::int16_t>(kQ);
+constexpr std::int16_t kBarrettV = 20159;  // round(2^26 / q)
+
+PQSIG_AVX512 inline __m512i load(const void* p) { return _mm512_loadu_si512(p); }
+PQSIG_AVX512 inline void store(void* p, __m512i v) { _mm512_storeu_si512(p, v); }
+PQSIG_AVX512 inline __m512i set1(std::int16_t v) { return _mm512_set1_epi16(v); }
+
+// a·z mod q for z in Montgomery form (zm, zq = zm·q^-1): result in (−q, q) if |a·zm| < q·2^15.
+PQSIG_AVX512 inline __m512i fqmul(__m512i a, __m512i zm, __m512i zq) {
+  const __m512i lo = _mm512_mullo_epi16(a, zq);
+  return _mm512_sub_epi16(_mm512_mulhi_epi16(a, zm), _mm512_mulhi_epi16(lo, set1(kQi)));
+}
+// Barrett reduction of any int16 into [0, q].
+PQSIG_AVX512 inline __m512i barrett(__m512i a) {
+  const __m512i t = _mm512_srai_epi16(_mm512_mulhi_epi16(a, set1(kBarrettV)), 10);
+  return _mm512_sub_epi16(a, _mm512_mullo_epi16(t, set1(kQi)));
+}
+// (−q, q) → [0, q)
+PQSIG_AVX512 inline __m512i caddq(__m512i a) {
+  return _mm512_mask_add_epi16(a, _mm512_movepi16_mask(a), a, set1(kQi));
+}
+// [0, q] → [0, q)
+PQSIG_AVX512 inline __m512i csubq(__m512i a) {
+  return _mm512_mask_sub_epi16(a, _mm512_cmpge_epi16_mask(a, set1(kQi)), a, set1(kQi));
+}
+
+PQSIG_AVX512 inline void ct_bfly(__m512i& a, __m512i& b, __m512i zm, __m512i zq) {
+  const __m512i t = fqmul(b, zm, zq);
+  b = _mm512_sub_epi16(a, t);
+  a = _mm512_add_epi16(a, t);
+}
+PQSIG_AVX512 inline void gs_bfly(__m512i& a, __m512i& b, __m512i zm, __m512i zq) {
+  const __m512i t = a;
+  a = _mm512_add_epi16(t, b);
+  b = fqmul(_mm512_sub_epi16(b, t), zm, zq);
+}
+PQSIG_AVX512 inline void ct_bfly_z(__m512i& a, __m512i& b, int i) {
+  ct_bfly(a, b, set1(mont(kZetas[static_cast<std::size_t>(i)])), set1(mont_qinv(kZetas[static_cast<std::size_t>(i)])));
+}
+PQSIG_AVX512 inline void gs_bfly_z(__m512i& a, __m512i& b, int i) {
+  gs_bfly(a, b, set1(mont(kZetas[static_cast<std::size_t>(i)])), set1(mont_qinv(kZetas[static_cast<std::size_t>(i)])));
+}
+
+// The shuffles of Layout, on registers. (Zero-masked forms with a full mask: GCC 12's plain
+// intrinsics pass _mm512_undefined_epi32 through and trip -Wuninitialized.)
+constexpr __mmask8 kAll8 = 0xFF;
+PQSIG_AVX512 inline void shuffle16(__m512i& x, __m512i& y) {
+  const __m512i a = _mm512_maskz_shuffle_i64x2(kAll8, x, y, 0x44), b = _mm512_maskz_shuffle_i64x2(kAll8, x, y, 0xEE);
+  x = a, y = b;
+}
+PQSIG_AVX512 inline void shuffle8(__m512i& x, __m512i& y) {
+  const __m512i a = _mm512_permutex2var_epi64(x, _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13), y);
+  const __m512i b = _mm512_permutex2var_epi64(x, _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15), y);
+  x = a, y = b;
+}
+PQSIG_AVX512 inline void shuffle4(__m512i& x, __m512i& y) {
+  const __m512i a = _mm512_maskz_unpacklo_epi64(kAll8, x, y), b = _mm512_maskz_unpackhi_epi64(kAll8, x, y);
+  x = a, y = b;
+}
+PQSIG_AVX512 inline void shuffle2(__m512i& x, __m512i& y) {
+  const __m512i a = _mm512_mask_blend_epi32(0xAAAA, x, _mm512_maskz_slli_epi64(kAll8, y, 32));
+  const __m512i b = _mm512_mask_blend_epi32(0xAAAA, _mm512_maskz_srli_epi64(kAll8, x, 32), y);
+  x = a, y = b;
+}
+
+PQSIG_AVX512 inline __m512i zf(int m, int layer) { return _mm512_load_si512(kZ.f[m][layer]); }
+PQSIG_AVX512 inline __m512i zfq(int m, int layer) { return _mm512_load_si512(kZ.fq[m][layer]); }
+PQSIG_AVX512 inline __m512i zi(int m, int layer) { return _mm512_load_si512(kZ.i[m][layer]); }
+PQSIG_AVX512 inline __m512i ziq(int m, int layer) { return _mm512_load_si512(kZ.iq[m][layer]); }
+
+// NTT layers len = 16 .. 2 of pair m (C = x ‖ y), then the final reduction, stored at out.
+PQSIG_AVX512 inline void ntt_pair(__m512i x, __m512i y, int m, std::uint16_t* out) {
+  shuffle16(x, y);
+  ct_bfly(x, y, zf(m, 0), zfq(m, 0));  // len = 16
+  shuffle8(x, y);
+  ct_bfly(x, y, zf(m, 1), zfq(m, 1));  // len = 8
+  shuffle4(x, y);
+  ct_bfly(x, y, zf(m, 2), zfq(m, 2));  // len = 4
+  shuffle2(x, y);
+  ct_bfly(x, y, zf(m, 3), zfq(m, 3));  // len = 2
+  shuffle2(x, y);
+  shuffle4(x, y);
+  shuffle8(x, y);
+  shuffle16(x, y);
+  store(out, csubq(barrett(x)));
+  store(out + 32, csubq(barrett(y)));
+}
 }  // namespace
+
+// FIPS 203, Algorithm 9: NTT(f). Coefficients grow by < q per layer (|·| < 8q after seven
+// layers: no int16 overflow) and are reduced once at the end, as in the AVX2 kernel.
+PQSIG_AVX512 void ntt(std::uint16_t c[kN]) noexcept {
+  __m512i v0 = load(c), v1 = load(c + 32), v2 = load(c + 64), v3 = load(c + 96), v4 = load(c + 128),
+          v5 = load(c + 160), v6 = load(c + 192), v7 = load(c + 224);
+  ct_bfly_z(v0, v4, 1);  // len = 128
+  ct_bfly_z(v1, v5, 1);
+  ct_bfly_z(v2, v6, 1);
+  ct_bfly_z(v3, v7, 1);
+  ct_bfly_z(v0, v2, 2);  // len = 64
+  ct_bfly_z(v1, v3, 2);
+  ct_bfly_z(v4, v6, 3);
+  ct_bfly_z(v5, v7, 3);
+  ct_bfly_z(v0, v1, 4);  // len = 32
+  ct_bfly_z(v2, v3, 5);
+  ct_bfly_z(v4, v5, 6);
+  ct_bfly_z(v6, v7, 7);
+  ntt_pair(v0, v1, 0, c);
+  ntt_pair(v2, v3, 1, c + 64);
+  ntt_pair(v4, v5, 2, c + 128);
+  ntt_pair(v6, v7, 3, c + 192);
+}
+
+// FIPS 203, Algorithm 10: NTT^-1(f̂), the layers of ntt in reverse. Sums double per layer, so
+// every coefficient is Barrett-reduced after len = 8 and len = 64 (|·| < 8q before each).
+PQSIG_AVX512 void ntt_inverse(std::uint16_t c[kN]) noexcept {
+  __m512i v[8];
+  for (int m = 0; m < 4; ++m) {
+    __m512i x = load(c + 64 * m), y = load(c + 64 * m + 32);
+    shuffle16(x, y);
+    shuffle8(x, y);
+    shuffle4(x, y);
+    shuffle2(x, y);
+    gs_bfly(x, y, zi(m, 3), ziq(m, 3));  // len = 2
+    shuffle2(x, y);
+    gs_bfly(x, y, zi(m, 2), ziq(m, 2));  // len = 4
+    shuffle4(x, y);
+    gs_bfly(x, y, zi(m, 1), ziq(m, 1));  // len = 8
+    x = barrett(x);
+    y = barrett(y);
+    shuffle8(x, y);
+    gs_bfly(x, y, zi(m, 0), ziq(m, 0));  // len = 16
+    shuffle16(x, y);
+    v[2 * m] = x;
+    v[2 * m + 1] = y;
+  }
+  gs_bfly_z(v[0], v[1], 7);  // len = 32
+  gs_bfly_z(v[2], v[3], 6);
+  gs_bfly_z(v[4], v[5], 5);
+  gs_bfly_z(v[6], v[7], 4);
+  gs_bfly_z(v[0], v[2], 3);  // len = 64
+  gs_bfly_z(v[1], v[3], 3);
+  gs_bfly_z(v[4], v[6], 2);
+  gs_bfly_z(v[5], v[7], 2);
+  for (auto& r : v) r = barrett(r);
+  gs_bfly_z(v[0], v[4], 1);  // len = 128
+  gs_bfly_z(v[1], v[5], 1);
+  gs_bfly_z(v[2], v[6], 1);
+  gs_bfly_z(v[3], v[7], 1);
+  // Multiply by 128^-1 = 3303 (Algorithm 10 line 14).
+  const __m512i fm = set1(mont(3303)), fq = set1(mont_qinv(3303));
+  for (int j = 0; j < 8; ++j) store(c + 32 * j, caddq(fqmul(v[j], fm, fq)));
+}
 
 // FIPS 203, Algorithm 7 (the parsing loop of SampleNTT), 32 candidates per step.
 PQSIG_AVX512 int sample_ntt_parse(std::uint16_t out[kN], int count, const std::uint8_t* buf,
@@ -79,6 +309,8 @@ PQSIG_AVX512 int sample_ntt_parse(std::uint16_t out[kN], int count, const std::u
 
 bool available() noexcept { return cpu::has_avx512_vbmi2(); }
 #else
+void ntt(std::uint16_t*) noexcept {}
+void ntt_inverse(std::uint16_t*) noexcept {}
 int sample_ntt_parse(std::uint16_t*, int count, const std::uint8_t*, std::size_t) noexcept { return count; }
 bool available() noexcept { return false; }
 #endif
