@@ -288,6 +288,7 @@ namespace avx512 {  // kernels in poly_avx512.cpp, used by the AVX-512 table
 bool available() noexcept;
 void ntt(std::uint16_t c[kN]) noexcept;
 void ntt_inverse(std::uint16_t c[kN]) noexcept;
+void sample_poly_cbd(int eta, const std::uint8_t* b, std::uint16_t c[kN]) noexcept;
 int sample_ntt_parse(std::uint16_t out[kN], int count, const std::uint8_t* buf, std::size_t len) noexcept;
 }  // namespace avx512
 

@@ -532,7 +532,7 @@ constexpr PolyOps kAvx512{"avx512",
                           &avx512::ntt_inverse,
                           &multiply_ntts_sum_avx2,
                           &avx512::sample_ntt_parse,
-                          &sample_poly_cbd_avx2,
+                          &avx512::sample_poly_cbd,
                           &compress_encode_avx2,
                           &decode_decompress_avx2};
 

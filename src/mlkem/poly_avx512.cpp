@@ -213,7 +213,57 @@ PQSIG_AVX512 inline void ntt_pair(__m512i x, __m512i y, int m, std::uint16_t* ou
   store(out, csubq(barrett(x)));
   store(out + 32, csubq(barrett(y)));
 }
+// ---------------------------------------------------------------- SamplePolyCBD
+// 64 coefficients per step from 16η bytes: vpermb puts the 2η bytes of eight coefficients in
+// each qword, vpmultishiftqb moves coefficient j's 2η bits to the low bits of byte j, and a
+// second vpermb (a register lookup: no memory index) maps those bits to x − y ∈ [−η, η].
+template <int Eta>
+struct CbdTables {
+  alignas(64) std::uint8_t spread[64], shift[64];
+  alignas(64) std::int8_t value[64];
+};
+template <int Eta>
+constexpr CbdTables<Eta> make_cbd_tables() {
+  CbdTables<Eta> t{};
+  for (int k = 0; k < 8; ++k)
+    for (int j = 0; j < 8; ++j) {
+      t.spread[8 * k + j] = static_cast<std::uint8_t>(j < 2 * Eta ? 2 * Eta * k + j : 0);
+      t.shift[8 * k + j] = static_cast<std::uint8_t>(2 * Eta * j);
+    }
+  for (int i = 0; i < 64; ++i) {
+    int x = 0, y = 0;
+    for (int j = 0; j < Eta; ++j) x += (i >> j) & 1, y += (i >> (Eta + j)) & 1;
+    t.value[i] = static_cast<std::int8_t>(x - y);
+  }
+  return t;
+}
+alignas(64) constexpr CbdTables<2> kCbd2 = make_cbd_tables<2>();
+alignas(64) constexpr CbdTables<3> kCbd3 = make_cbd_tables<3>();
+
+template <int Eta>
+PQSIG_AVX512 inline void cbd(const CbdTables<Eta>& t, const std::uint8_t* b, std::uint16_t c[kN]) {
+  constexpr int kStep = 16 * Eta;  // bytes per 64 coefficients
+  const __m512i spread = _mm512_load_si512(t.spread), shift = _mm512_load_si512(t.shift);
+  const __m512i value = _mm512_load_si512(t.value), q = set1(kQi);
+  for (int s = 0; s < 4; ++s) {
+    __m512i v = _mm512_maskz_loadu_epi8((std::uint64_t{1} << kStep) - 1, b + kStep * s);
+    v = _mm512_maskz_permutexvar_epi8(~__mmask64{0}, spread, v);
+    v = _mm512_maskz_multishift_epi64_epi8(~__mmask64{0}, shift, v);
+    v = _mm512_maskz_permutexvar_epi8(~__mmask64{0}, v, value);  // value[v & 63]
+    // (the masked extract for both halves: GCC 12's plain cast and extract trip -Wuninitialized)
+    const __m512i lo = _mm512_cvtepi8_epi16(_mm512_maskz_extracti64x4_epi64(static_cast<__mmask8>(0xF), v, 0));
+    const __m512i hi = _mm512_cvtepi8_epi16(_mm512_maskz_extracti64x4_epi64(static_cast<__mmask8>(0xF), v, 1));
+    store(c + 64 * s, _mm512_mask_add_epi16(lo, _mm512_movepi16_mask(lo), lo, q));
+    store(c + 64 * s + 32, _mm512_mask_add_epi16(hi, _mm512_movepi16_mask(hi), hi, q));
+  }
+}
 }  // namespace
+
+// FIPS 203, Algorithm 8: SamplePolyCBD_η(B), η ∈ {2, 3} (B: 64η secret bytes).
+PQSIG_AVX512 void sample_poly_cbd(int eta, const std::uint8_t* b, std::uint16_t c[kN]) noexcept {
+  if (eta == 3) cbd(kCbd3, b, c);  // η is a public parameter
+  else cbd(kCbd2, b, c);
+}
 
 // FIPS 203, Algorithm 9: NTT(f). Coefficients grow by < q per layer (|·| < 8q after seven
 // layers: no int16 overflow) and are reduced once at the end, as in the AVX2 kernel.
@@ -310,6 +360,7 @@ PQSIG_AVX512 int sample_ntt_parse(std::uint16_t out[kN], int count, const std::u
 bool available() noexcept { return cpu::has_avx512_vbmi2(); }
 #else
 void ntt(std::uint16_t*) noexcept {}
+void sample_poly_cbd(int, const std::uint8_t*, std::uint16_t*) noexcept {}
 void ntt_inverse(std::uint16_t*) noexcept {}
 int sample_ntt_parse(std::uint16_t*, int count, const std::uint8_t*, std::size_t) noexcept { return count; }
 bool available() noexcept { return false; }
