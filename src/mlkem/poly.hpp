@@ -289,6 +289,7 @@ bool available() noexcept;
 void ntt(std::uint16_t c[kN]) noexcept;
 void ntt_inverse(std::uint16_t c[kN]) noexcept;
 void sample_poly_cbd(int eta, const std::uint8_t* b, std::uint16_t c[kN]) noexcept;
+void multiply_ntts_sum(NttPoly& out, const NttPoly* a, int stride, const NttPoly* b, int n) noexcept;
 int sample_ntt_parse(std::uint16_t out[kN], int count, const std::uint8_t* buf, std::size_t len) noexcept;
 }  // namespace avx512
 

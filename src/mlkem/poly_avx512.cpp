@@ -1,10 +1,12 @@
-// AVX-512 kernels for the ML-KEM backend: NTT and NTT^-1 (FIPS 203 §4.3) with the whole
-// polynomial in eight zmm registers, and the SampleNTT candidate filter (§4.2.2) on 32
-// sixteen-bit lanes with VBMI's byte permute and VBMI2's in-register compress. The table that
-// selects them (the AVX2 kernels plus these) is built in poly_avx2.cpp. Inputs and outputs are
-// the scalar reference's — values in [0, q), standard order — bit for bit
-// (tests/mlkem/test_backend.cpp). Constant time: the NTTs have no data-dependent branch or
-// index; only public bytes (ρ's XOF stream) reach the filter's compress.
+// AVX-512 kernels for the ML-KEM backend: NTT, NTT^-1 and MultiplyNTTs (FIPS 203 §4.3) with
+// the whole polynomial in eight zmm registers, SamplePolyCBD (§4.2.2) by bit-field shuffles,
+// and the SampleNTT candidate filter on 32 sixteen-bit lanes with VBMI's byte permute and
+// VBMI2's in-register compress. The table that selects them (the AVX2 kernels plus these) is
+// built in poly_avx2.cpp. Inputs and outputs are the scalar reference's — values in [0, q),
+// standard order — bit for bit (tests/mlkem/test_backend.cpp). Constant time: no branch or
+// memory index depends on a coefficient (CBD's lookup is a register permute); only public bytes
+// (ρ's XOF stream) reach the filter's compress. Valgrind does not run AVX-512, so the
+// constant-time tests (tests/ct_mlkem) see the AVX2 kernels; these are straight-line code.
 #include "common/cpu.hpp"
 #include "mlkem/poly.hpp"
 
@@ -257,7 +259,50 @@ PQSIG_AVX512 inline void cbd(const CbdTables<Eta>& t, const std::uint8_t* b, std
     store(c + 64 * s + 32, _mm512_mask_add_epi16(hi, _mm512_movepi16_mask(hi), hi, q));
   }
 }
+// ---------------------------------------------------------------- MultiplyNTTs
+// γ for the pair of lane l of block b (32 coefficients): kGammas[16b + l/2], Montgomery form.
+struct Gammas512 {
+  alignas(64) std::int16_t g[8][32], gq[8][32];
+};
+constexpr Gammas512 make_gammas512() {
+  Gammas512 t{};
+  for (int b = 0; b < 8; ++b)
+    for (int l = 0; l < 32; ++l) {
+      t.g[b][l] = mont(kGammas[static_cast<std::size_t>(16 * b + l / 2)]);
+      t.gq[b][l] = mont_qinv(kGammas[static_cast<std::size_t>(16 * b + l / 2)]);
+    }
+  return t;
+}
+alignas(64) constexpr Gammas512 kG = make_gammas512();
+constexpr __mmask16 kAll16 = 0xFFFF;
+constexpr __mmask32 kOdd16 = 0xAAAAAAAAu;  // the odd 16-bit lanes
 }  // namespace
+
+// FIPS 203, Algorithms 11–12: out = Σ_j MultiplyNTTs(a[j·stride], b[j]), as the AVX2 kernel on
+// 32 lanes: per pair c0 = a0·b0 + a1·(b1·γ) and c1 = a0·b1 + a1·b0 as exact 32-bit dot products
+// (vpmaddwd) summed over j (|Σ| < 4·2q² < q·2^15), one Montgomery reduction, then ·2^32 mod q.
+PQSIG_AVX512 void multiply_ntts_sum(NttPoly& out, const NttPoly* a, int stride, const NttPoly* b, int n) noexcept {
+  const __m512i q = set1(kQi), qinv = set1(-3327);  // q^-1 mod 2^16, signed
+  const __m512i r2m = set1(mont(65536u % kQ)), r2q = set1(mont_qinv(65536u % kQ));
+  for (int blk = 0; blk < 8; ++blk) {
+    const __m512i gm = _mm512_load_si512(kG.g[blk]), gq = _mm512_load_si512(kG.gq[blk]);
+    __m512i acc0 = _mm512_setzero_si512(), acc1 = _mm512_setzero_si512();
+    for (int j = 0; j < n; ++j) {
+      const __m512i av = load(a[j * stride].c + 32 * blk);
+      const __m512i bv = load(b[j].c + 32 * blk);
+      const __m512i bsw = _mm512_or_si512(_mm512_maskz_slli_epi32(kAll16, bv, 16), _mm512_maskz_srli_epi32(kAll16, bv, 16));
+      const __m512i bg = _mm512_mask_blend_epi16(kOdd16, bv, fqmul(bv, gm, gq));  // (b0, b1·γ)
+      acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(av, bg));
+      acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(av, bsw));
+    }
+    // (c0, c1) as int16 pairs: low halves L, high halves H; Montgomery: H − ⌊t·q / 2^16⌋.
+    const __m512i L = _mm512_mask_blend_epi16(kOdd16, acc0, _mm512_maskz_slli_epi32(kAll16, acc1, 16));
+    const __m512i H = _mm512_mask_blend_epi16(kOdd16, _mm512_maskz_srli_epi32(kAll16, acc0, 16), acc1);
+    const __m512i t = _mm512_mullo_epi16(L, qinv);
+    const __m512i r = _mm512_sub_epi16(H, _mm512_mulhi_epi16(t, q));
+    store(out.c + 32 * blk, caddq(fqmul(r, r2m, r2q)));
+  }
+}
 
 // FIPS 203, Algorithm 8: SamplePolyCBD_η(B), η ∈ {2, 3} (B: 64η secret bytes).
 PQSIG_AVX512 void sample_poly_cbd(int eta, const std::uint8_t* b, std::uint16_t c[kN]) noexcept {
@@ -361,6 +406,7 @@ bool available() noexcept { return cpu::has_avx512_vbmi2(); }
 #else
 void ntt(std::uint16_t*) noexcept {}
 void sample_poly_cbd(int, const std::uint8_t*, std::uint16_t*) noexcept {}
+void multiply_ntts_sum(NttPoly&, const NttPoly*, int, const NttPoly*, int) noexcept {}
 void ntt_inverse(std::uint16_t*) noexcept {}
 int sample_ntt_parse(std::uint16_t*, int count, const std::uint8_t*, std::size_t) noexcept { return count; }
 bool available() noexcept { return false; }
