@@ -414,6 +414,21 @@ void Keccak::squeeze_blocks(std::uint8_t* out, std::size_t nblocks) noexcept {
 }
 
 namespace {
+// The last, partial block of a SHAKE input (rem < rate bytes at p) and pad10*1 with the SHAKE
+// suffix (FIPS 202 §6.2, §B.2), XORed into instance j of an interleaved state (lane i of
+// instance j at st[i][j]): whole words, the word holding the tail bytes and the suffix, the
+// final bit in the rate's last word.
+template <std::size_t W>
+void xor_shake_final_block(std::uint64_t (*st)[W], int j, const std::uint8_t* p, std::size_t rem,
+                           std::size_t rate) noexcept {
+  const std::size_t whole = rem / 8, tail = rem % 8;
+  for (std::size_t i = 0; i < whole; ++i) st[i][j] ^= load64(p + 8 * i);
+  std::uint64_t t = std::uint64_t{0x1F} << (8 * tail);
+  for (std::size_t b = 0; b < tail; ++b) t |= std::uint64_t{p[8 * whole + b]} << (8 * b);
+  st[whole][j] ^= t;
+  st[rate / 8 - 1][j] ^= std::uint64_t{0x80} << 56;
+}
+
 // FIPS 202 Algorithm 8 (SPONGE) lines 1–6 for four equal-length inputs, states interleaved.
 template <std::size_t kRate>
 void x4_absorb_once(std::uint64_t st[25][4], const std::uint8_t* in[4], std::size_t len) noexcept {
@@ -428,17 +443,9 @@ void x4_absorb_once(std::uint64_t st[25][4], const std::uint8_t* in[4], std::siz
       off += kRate;
     }
   }
-  // The last, partial block and pad10*1 with the SHAKE suffix (FIPS 202 §6.2, §B.2), lane by
-  // lane: whole lanes, then the tail bytes and the suffix in one lane, then the final bit.
-  const std::size_t rem = len - off, whole = rem / 8, tail = rem % 8;
-  for (int j = 0; j < 4; ++j) {
-    const std::uint8_t* p = rem != 0 ? in[j] + off : nullptr;  // in[j] may be null when len == 0
-    for (std::size_t i = 0; i < whole; ++i) st[i][j] ^= load64(p + 8 * i);
-    std::uint64_t t = std::uint64_t{0x1F} << (8 * tail);
-    for (std::size_t b = 0; b < tail; ++b) t |= std::uint64_t{p[8 * whole + b]} << (8 * b);
-    st[whole][j] ^= t;
-    st[kRate / 8 - 1][j] ^= std::uint64_t{0x80} << 56;
-  }
+  const std::size_t rem = len - off;
+  for (int j = 0; j < 4; ++j)  // in[j] may be null when len == 0
+    xor_shake_final_block(st, j, rem != 0 ? in[j] + off : nullptr, rem, kRate);
 }
 }  // namespace
 
@@ -489,16 +496,8 @@ ShakeX8::~ShakeX8() {
 // FIPS 202 Algorithm 8 lines 1–6 for one short input (len < rate: no permutation yet) with
 // pad10*1 and the SHAKE suffix 1111 (§6.2, §B.2), written into lane `lane` of the interleave.
 void ShakeX8::absorb_once(int lane, std::size_t rate, const std::uint8_t* in, std::size_t len) noexcept {
-  // Written word by word: the whole words of the input, the word holding its tail bytes and
-  // the suffix, zero words, and the final pad bit in the last word of the rate.
-  const std::size_t whole = len / 8, tail = len % 8;
-  std::size_t i = 0;
-  for (; i < whole; ++i) st_[i][lane] = load64(in + 8 * i);
-  std::uint64_t t = std::uint64_t{0x1F} << (8 * tail);
-  for (std::size_t b = 0; b < tail; ++b) t |= std::uint64_t{in[8 * whole + b]} << (8 * b);
-  st_[i++][lane] = t;
-  for (; i < 25; ++i) st_[i][lane] = 0;
-  st_[rate / 8 - 1][lane] ^= std::uint64_t{0x80} << 56;
+  for (int i = 0; i < 25; ++i) st_[i][lane] = 0;  // a lane is written in full when started
+  xor_shake_final_block(st_, lane, in, len, rate);
   rate_lanes_[lane] = static_cast<std::uint8_t>(rate / 8);
   started_ |= static_cast<std::uint8_t>(1u << lane);
 }
