@@ -164,6 +164,19 @@ for line in ['{"op":"keygen","alg":"ml-dsa-44","seed":"' + '00' * 32 + '","id":1
              '{"alg":"\xc3', '[1]', 'not json']:
     put('batch_line', line.encode('utf-8', 'surrogateescape') if isinstance(line, str) else line)
 
+# ---- hand-written seeds for the parsers the vectors do not cover: the serve policy file
+# (docs/deploy.md), the registry text format (draft-meunier-webbotauth-registry §4.2) and ledger /
+# batch provider items (docs/ledger.md)
+put('serve_policy', b'{\n  "required_tag": "web-bot-auth",\n  "required_components": ["@authority", "signature-agent"],\n  "clock_skew": 60,\n  "max_validity": 3600,\n  "max_age": 300,\n  "required_labels": ["sig1"],\n  "algorithms": ["ed25519", "ml-dsa-44"],\n  "min_valid": 1,\n  "require_nonce": true,\n  "agents": ["https://crawler.example"]\n}\n', 'deploy_example.json')
+put('serve_policy', b'{}', 'empty_object.json')
+put('serve_policy', b'{"required_components":["\\"@method\\"","\\"@path\\""],"max_validity":86400,"algorithms":["ed25519"]}', 'no_authority.json')
+put('webbotauth_registry', b'http://not-https.example/card\n', 'bad_scheme.txt')
+put('webbotauth_registry', b'https://a.example/card   # comment\r\n\r\ndata:application/json;base64,eyJjbGllbnRfbmFtZSI6IngiLCJqd2tzIjp7ImtleXMiOltdfX0=\rdata:application/json,%7B%22jwks_uri%22%3A%22https%3A%2F%2Fk.example%2Fd%22%7D', 'crlf_base64_percent.txt')
+put('webbotauth_registry', b'# An example list of bots\nhttps://bot1.example.com/.well-known/http-message-signatures-directory\nhttps://crawler2.example.com/.well-known/http-message-signatures-directory\n\n# Now the list of platforms\nhttps://zerotrust-gateway.example.com/v1/signature-agent-card\n\n# Below is an inlined card with the data URL scheme\ndata:application/json,{"client_name":"Inline Bot","jwks_uri":"https://inline.example.com/.well-known/http-message-signatures-directory"}\n', 'draft_example.txt')
+put('ledger_item', b'{"alg":"slh-dsa-sha2-128s","pk":"","msg":"","sig":"","prehash":"SHA2-256"}', 'prehash.json')
+put('ledger_item', b'{"alg":"ed25519","pk":"d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a","msg":"","sig":"e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"}', 'rfc8032_test1.json')
+put('ledger_item', b'{"alg":"ml-dsa-44","pk":"00","msg":"00","sig":"00","ctx":"01"}', 'short_mldsa.json')
+
 # ---- workload and key records (printed by the pqsig CLI)
 def cli(*args):
     return subprocess.run([PQSIG, *args], check=True, capture_output=True).stdout
