@@ -91,7 +91,8 @@ Result<CardKeys> card_keys(const nlohmann::json& j) {
       return Error{Errc::invalid_encoding, std::string("agent card: ") + s + " must be a string"};
   auto jw = j.find("jwks");
   auto ju = j.find("jwks_uri");
-  // The card's metadata follow RFC 7591 §2, whose jwks_uri and jwks "MUST NOT both be present".
+  // The card's parameters are drawn from the OAuth DCR metadata (the draft's abstract); RFC 7591 §2:
+  // jwks_uri and jwks "MUST NOT both be present".
   if (jw != j.end() && ju != j.end()) return Error{Errc::invalid_encoding, "agent card has both jwks and jwks_uri"};
   CardKeys out;
   if (jw != j.end()) {
