@@ -1,4 +1,4 @@
-// Internal: run-time selection of the SHA-256 compression backend.
+// Internal: run-time selection of the SHA-256 compression backend and the 4-way SHA-512 one.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +19,19 @@ void sha256_compress_x4_scalar(std::uint32_t* const h[4], const std::uint8_t* co
 /// True when the CPU offers the SHA extensions (and SSSE3 / SSE4.1) and the build has the
 /// SHA-NI backend (always false under PQSIG_PORTABLE).
 bool cpu_has_shani() noexcept;
+/// Four independent SHA-512 compressions of nblocks blocks each (h[q] ← compress(h[q],
+/// blocks[q] .. blocks[q] + 128·nblocks)).
+using Sha512CompressX4Fn = void (*)(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],
+                                    std::size_t nblocks) noexcept;
+/// AVX-512VL 4-way kernel (sha512_x4_avx512.cpp) when the CPU has it, else the scalar reference.
+Sha512CompressX4Fn sha512_compress_x4_fn() noexcept;
+void sha512_compress_x4_scalar(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],
+                               std::size_t nblocks) noexcept;
+/// FIPS 180-4 §4.2.3 constants.
+extern const std::uint64_t kSha512K[80];
 #if defined(PQSIG_HAVE_SHANI_BACKEND)
+void sha512_compress_x4_avx512vl(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],
+                                 std::size_t nblocks) noexcept;
 /// SHA-NI backend (sha256_shani.cpp). Call only when cpu_has_shani().
 void sha256_compress_shani(std::uint32_t h[8], const std::uint8_t* blocks, std::size_t nblocks) noexcept;
 void sha256_compress_shani_x4(std::uint32_t* const h[4], const std::uint8_t* const blocks[4]) noexcept;

@@ -1,6 +1,6 @@
 // Run-time dispatch for SHA-256 compression: SHA-NI (sha256_shani.cpp) when CPUID reports the
 // SHA extensions, the scalar reference (sha2.cpp) otherwise, when cpu::force_portable(true) is
-// set, or under PQSIG_PORTABLE.
+// set, or under PQSIG_PORTABLE. The same for the 4-way SHA-512 compression (AVX-512VL).
 #include "common/cpu.hpp"
 #include "hash/sha2_backend.hpp"
 #include "pqsig/hash.hpp"
@@ -31,6 +31,16 @@ Sha256CompressX4Fn sha256_compress_x4_fn() noexcept {
   if (cpu_has_shani()) return &sha256_compress_shani_x4;
 #endif
   return &sha256_compress_x4_scalar;
+}
+void sha512_compress_x4_scalar(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],
+                               std::size_t nblocks) noexcept {
+  for (int q = 0; q < 4; ++q) sha512_compress(h[q], blocks[q], nblocks);
+}
+Sha512CompressX4Fn sha512_compress_x4_fn() noexcept {
+#if defined(PQSIG_HAVE_SHANI_BACKEND)
+  if (cpu::has_avx512vl()) return &sha512_compress_x4_avx512vl;  // false when forced portable
+#endif
+  return &sha512_compress_x4_scalar;
 }
 }  // namespace detail
 

@@ -74,7 +74,9 @@ class Sha2Hash {
   static constexpr std::size_t kWidth = 4;
 
   Sha2Hash(const std::uint8_t* pk_seed, const std::uint8_t* sk_seed) noexcept
-      : c256_(hash::detail::sha256_compress_fn()), c256x4_(hash::detail::sha256_compress_x4_fn()) {
+      : c256_(hash::detail::sha256_compress_fn()),
+        c256x4_(hash::detail::sha256_compress_x4_fn()),
+        c512x4_(hash::detail::sha512_compress_x4_fn()) {
     std::memcpy(pk_seed_, pk_seed, n);
     if (sk_seed) std::memcpy(sk_seed_, sk_seed, n);
     // State after the block PK.seed || toByte(0, 64 − n).
@@ -138,8 +140,37 @@ class Sha2Hash {
     const std::uint8_t* in[4] = {sk_seed_, sk_seed_, sk_seed_, sk_seed_};
     sha256_one_block_x4<n>(adrs, in, out);
   }
+  /// T_l for four lanes: categories 3 and 5 run the four SHA-512 sponges together (the 4-way
+  /// compression: AVX-512VL when the CPU has it); category 1 one after another.
   void T_xw(const Adrs* adrs, const std::uint8_t* const* in, std::size_t l, std::uint8_t* const* out) const noexcept {
+    if constexpr (big) {
+      if (l <= kMaxTl) return sha512_multi_block_x4(adrs, in, l * n, out);
+    }
     for (int q = 0; q < 4; ++q) T(adrs[q], in[q], l, out[q]);
+  }
+
+  // ---- H for four lanes: the 4-way SHA-512 compression (categories 3, 5) or the 4-way SHA-256
+  // one (category 1). The treehash and FORS verification batch their tree nodes through these
+  // (slhdsa_impl.hpp detects them).
+  /// H for four lanes (inner nodes of a signing / key generation treehash); out may alias in.
+  void H_xw(const Adrs* adrs, std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
+    if constexpr (big)
+      sha512_one_block_x4<2 * n>(adrs, in, out);
+    else
+      sha256_one_block_x4<2 * n>(adrs, in, out);
+  }
+  /// H on public values (FORS verification climbs four trees at once).
+  void H_xw_public(const Adrs* adrs, const std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
+    if constexpr (big)
+      sha512_one_block_x4<2 * n>(adrs, in, out);
+    else
+      sha256_one_block_x4<2 * n>(adrs, in, out);
+  }
+  /// F on public values, four lanes: the WOTS+ chains recomputed from a signature run four at a
+  /// time (kParallelChains), and the FORS leaves of verification beside H_xw_public.
+  static constexpr bool kParallelChains = true;
+  void F_xw_public(const Adrs* adrs, const std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
+    sha256_one_block_x4<n>(adrs, in, out);
   }
 
   /// PRF_msg(SK.prf, opt_rand, M) = Trunc_n(HMAC-SHA-256/512(SK.prf, opt_rand || M)).
@@ -246,8 +277,57 @@ class Sha2Hash {
     wipe(s, sizeof s);
   }
 
+  // SHA-512 of the precomputed first block followed by ADRS^c || M (bytes each) for four lanes:
+  // the tail blocks (ADRS^c, M, padding) built per lane, then one 4-way compression over them.
+  static constexpr std::size_t kMaxTl = 67;  // len for n = 32 (the largest T_l input: l·n ≤ 2144)
+  template <std::size_t InBytes, class In>
+  void sha512_one_block_x4(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
+    static_assert(22 + InBytes + 17 <= 128);
+    alignas(32) std::uint8_t blk[4][128];
+    std::uint64_t s[4][8];
+    for (int q = 0; q < 4; ++q) {
+      adrs[q].compress(blk[q]);
+      std::memcpy(blk[q] + 22, in[q], InBytes);
+      blk[q][22 + InBytes] = 0x80;
+      std::memset(blk[q] + 23 + InBytes, 0, 128 - 8 - (23 + InBytes));
+      sha2util::store_be64(blk[q] + 120, std::uint64_t(128 + 22 + InBytes) * 8);
+      std::memcpy(s[q], st512_, sizeof s[q]);
+    }
+    std::uint64_t* const hs[4] = {s[0], s[1], s[2], s[3]};
+    const std::uint8_t* const bs[4] = {blk[0], blk[1], blk[2], blk[3]};
+    c512x4_(hs, bs, 1);
+    for (int q = 0; q < 4; ++q)
+      for (std::size_t i = 0; i < n / 8; ++i) sha2util::store_be64(out[q] + 8 * i, s[q][i]);
+    wipe(blk, sizeof blk);
+    wipe(s, sizeof s);
+  }
+  void sha512_multi_block_x4(const Adrs* adrs, const std::uint8_t* const* in, std::size_t bytes,
+                             std::uint8_t* const* out) const noexcept {
+    constexpr std::size_t kMaxBlocks = (22 + kMaxTl * n + 17 + 127) / 128;
+    const std::size_t nblocks = (22 + bytes + 17 + 127) / 128;
+    alignas(32) std::uint8_t blk[4][kMaxBlocks * 128];
+    std::uint64_t s[4][8];
+    for (int q = 0; q < 4; ++q) {
+      std::uint8_t* b = blk[q];
+      adrs[q].compress(b);
+      std::memcpy(b + 22, in[q], bytes);
+      b[22 + bytes] = 0x80;
+      std::memset(b + 23 + bytes, 0, nblocks * 128 - 8 - (23 + bytes));
+      sha2util::store_be64(b + nblocks * 128 - 8, std::uint64_t(128 + 22 + bytes) * 8);
+      std::memcpy(s[q], st512_, sizeof s[q]);
+    }
+    std::uint64_t* const hs[4] = {s[0], s[1], s[2], s[3]};
+    const std::uint8_t* const bs[4] = {blk[0], blk[1], blk[2], blk[3]};
+    c512x4_(hs, bs, nblocks);
+    for (int q = 0; q < 4; ++q)
+      for (std::size_t i = 0; i < n / 8; ++i) sha2util::store_be64(out[q] + 8 * i, s[q][i]);
+    for (int q = 0; q < 4; ++q) wipe(blk[q], nblocks * 128);  // the blocks used
+    wipe(s, sizeof s);
+  }
+
   hash::detail::Sha256CompressFn c256_;
   hash::detail::Sha256CompressX4Fn c256x4_;
+  hash::detail::Sha512CompressX4Fn c512x4_;
   std::uint32_t st256_[8];
   std::uint64_t st512_[8]{};
   std::uint8_t pk_seed_[n];
