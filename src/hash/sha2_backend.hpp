@@ -27,7 +27,8 @@ using Sha512CompressX4Fn = void (*)(std::uint64_t* const h[4], const std::uint8_
 Sha512CompressX4Fn sha512_compress_x4_fn() noexcept;
 void sha512_compress_x4_scalar(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],
                                std::size_t nblocks) noexcept;
-/// FIPS 180-4 §4.2.3 constants.
+/// FIPS 180-4 §4.2.2 and §4.2.3 constants.
+extern const std::uint32_t kSha256K[64];
 extern const std::uint64_t kSha512K[80];
 #if defined(PQSIG_HAVE_SHANI_BACKEND)
 void sha512_compress_x4_avx512vl(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],

@@ -144,7 +144,7 @@ class Sha2Hash {
   /// compression: AVX-512VL when the CPU has it); category 1 one after another.
   void T_xw(const Adrs* adrs, const std::uint8_t* const* in, std::size_t l, std::uint8_t* const* out) const noexcept {
     if constexpr (big) {
-      if (l <= kMaxTl) return sha512_multi_block_x4(adrs, in, l * n, out);
+      if (l <= kMaxTl) return sha512_multi_block_x4<kMaxTl * n>(adrs, in, l * n, out);
     }
     for (int q = 0; q < 4; ++q) T(adrs[q], in[q], l, out[q]);
   }
@@ -155,14 +155,14 @@ class Sha2Hash {
   /// H for four lanes (inner nodes of a signing / key generation treehash); out may alias in.
   void H_xw(const Adrs* adrs, std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
     if constexpr (big)
-      sha512_one_block_x4<2 * n>(adrs, in, out);
+      sha512_multi_block_x4<2 * n>(adrs, in, 2 * n, out);  // one block
     else
       sha256_one_block_x4<2 * n>(adrs, in, out);
   }
   /// H on public values (FORS verification climbs four trees at once).
   void H_xw_public(const Adrs* adrs, const std::uint8_t* const* in, std::uint8_t* const* out) const noexcept {
     if constexpr (big)
-      sha512_one_block_x4<2 * n>(adrs, in, out);
+      sha512_multi_block_x4<2 * n>(adrs, in, 2 * n, out);  // one block
     else
       sha256_one_block_x4<2 * n>(adrs, in, out);
   }
@@ -239,19 +239,30 @@ class Sha2Hash {
     wipe(blk, sizeof blk);  // may hold SK.seed (PRF) or a secret chain value
     wipe(s, sizeof s);      // PRF output = a WOTS+ / FORS secret
   }
+  // The blocks after the precomputed first one, for four lanes: ADRS^c ‖ in[q] (bytes) ‖ 0x80 ‖
+  // zeros ‖ the bit length of the whole message (FIPS 180-4 §5.1.1 / §5.1.2: 8 / 16 length bytes
+  // for B = 64 / 128, the upper 8 zero here), lane q at blk + q·stride. Returns the block count.
+  template <std::size_t B, class In>
+  static std::size_t pad_tail_x4(const Adrs* adrs, const In* in, std::size_t bytes, std::uint8_t* blk,
+                                 std::size_t stride) noexcept {
+    const std::size_t nblocks = (22 + bytes + 1 + B / 8 + B - 1) / B;
+    for (int q = 0; q < 4; ++q) {
+      std::uint8_t* b = blk + q * stride;
+      adrs[q].compress(b);
+      std::memcpy(b + 22, in[q], bytes);
+      b[22 + bytes] = 0x80;
+      std::memset(b + 23 + bytes, 0, nblocks * B - 8 - (23 + bytes));
+      sha2util::store_be64(b + nblocks * B - 8, std::uint64_t(B + 22 + bytes) * 8);
+    }
+    return nblocks;
+  }
   template <std::size_t InBytes, class In>
   void sha256_one_block_x4(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
     static_assert(22 + InBytes + 9 <= 64);
     alignas(16) std::uint8_t blk[4][64];
+    pad_tail_x4<64>(adrs, in, InBytes, blk[0], 64);
     std::uint32_t s[4][8];
-    for (int q = 0; q < 4; ++q) {
-      adrs[q].compress(blk[q]);
-      std::memcpy(blk[q] + 22, in[q], InBytes);
-      blk[q][22 + InBytes] = 0x80;
-      std::memset(blk[q] + 23 + InBytes, 0, 64 - 8 - (23 + InBytes));
-      sha2util::store_be64(blk[q] + 56, std::uint64_t(64 + 22 + InBytes) * 8);
-      std::memcpy(s[q], st256_, sizeof s[q]);
-    }
+    for (int q = 0; q < 4; ++q) std::memcpy(s[q], st256_, sizeof s[q]);
     std::uint32_t* const hs[4] = {s[0], s[1], s[2], s[3]};
     const std::uint8_t* const bs[4] = {blk[0], blk[1], blk[2], blk[3]};
     c256x4_(hs, bs);
@@ -277,45 +288,17 @@ class Sha2Hash {
     wipe(s, sizeof s);
   }
 
-  // SHA-512 of the precomputed first block followed by ADRS^c || M (bytes each) for four lanes:
-  // the tail blocks (ADRS^c, M, padding) built per lane, then one 4-way compression over them.
+  // SHA-512 of the precomputed first block followed by ADRS^c ‖ in[q] (bytes ≤ MaxBytes) for
+  // four lanes: the tail blocks built per lane, then one 4-way compression over all of them.
   static constexpr std::size_t kMaxTl = 67;  // len for n = 32 (the largest T_l input: l·n ≤ 2144)
-  template <std::size_t InBytes, class In>
-  void sha512_one_block_x4(const Adrs* adrs, const In* in, std::uint8_t* const* out) const noexcept {
-    static_assert(22 + InBytes + 17 <= 128);
-    alignas(32) std::uint8_t blk[4][128];
-    std::uint64_t s[4][8];
-    for (int q = 0; q < 4; ++q) {
-      adrs[q].compress(blk[q]);
-      std::memcpy(blk[q] + 22, in[q], InBytes);
-      blk[q][22 + InBytes] = 0x80;
-      std::memset(blk[q] + 23 + InBytes, 0, 128 - 8 - (23 + InBytes));
-      sha2util::store_be64(blk[q] + 120, std::uint64_t(128 + 22 + InBytes) * 8);
-      std::memcpy(s[q], st512_, sizeof s[q]);
-    }
-    std::uint64_t* const hs[4] = {s[0], s[1], s[2], s[3]};
-    const std::uint8_t* const bs[4] = {blk[0], blk[1], blk[2], blk[3]};
-    c512x4_(hs, bs, 1);
-    for (int q = 0; q < 4; ++q)
-      for (std::size_t i = 0; i < n / 8; ++i) sha2util::store_be64(out[q] + 8 * i, s[q][i]);
-    wipe(blk, sizeof blk);
-    wipe(s, sizeof s);
-  }
+  template <std::size_t MaxBytes>
   void sha512_multi_block_x4(const Adrs* adrs, const std::uint8_t* const* in, std::size_t bytes,
                              std::uint8_t* const* out) const noexcept {
-    constexpr std::size_t kMaxBlocks = (22 + kMaxTl * n + 17 + 127) / 128;
-    const std::size_t nblocks = (22 + bytes + 17 + 127) / 128;
+    constexpr std::size_t kMaxBlocks = (22 + MaxBytes + 17 + 127) / 128;
     alignas(32) std::uint8_t blk[4][kMaxBlocks * 128];
+    const std::size_t nblocks = pad_tail_x4<128>(adrs, in, bytes, blk[0], kMaxBlocks * 128);
     std::uint64_t s[4][8];
-    for (int q = 0; q < 4; ++q) {
-      std::uint8_t* b = blk[q];
-      adrs[q].compress(b);
-      std::memcpy(b + 22, in[q], bytes);
-      b[22 + bytes] = 0x80;
-      std::memset(b + 23 + bytes, 0, nblocks * 128 - 8 - (23 + bytes));
-      sha2util::store_be64(b + nblocks * 128 - 8, std::uint64_t(128 + 22 + bytes) * 8);
-      std::memcpy(s[q], st512_, sizeof s[q]);
-    }
+    for (int q = 0; q < 4; ++q) std::memcpy(s[q], st512_, sizeof s[q]);
     std::uint64_t* const hs[4] = {s[0], s[1], s[2], s[3]};
     const std::uint8_t* const bs[4] = {blk[0], blk[1], blk[2], blk[3]};
     c512x4_(hs, bs, nblocks);
