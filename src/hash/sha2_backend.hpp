@@ -23,7 +23,7 @@ bool cpu_has_shani() noexcept;
 /// blocks[q] .. blocks[q] + 128·nblocks)).
 using Sha512CompressX4Fn = void (*)(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],
                                     std::size_t nblocks) noexcept;
-/// AVX-512VL 4-way kernel (sha512_x4_avx512.cpp) when the CPU has it, else the scalar reference.
+/// The AVX-512VL 4-way kernel when the CPU has it, else the AVX2 one, else the scalar reference.
 Sha512CompressX4Fn sha512_compress_x4_fn() noexcept;
 void sha512_compress_x4_scalar(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],
                                std::size_t nblocks) noexcept;
@@ -31,8 +31,12 @@ void sha512_compress_x4_scalar(std::uint64_t* const h[4], const std::uint8_t* co
 extern const std::uint32_t kSha256K[64];
 extern const std::uint64_t kSha512K[80];
 #if defined(PQSIG_HAVE_SHANI_BACKEND)
+/// The 4-way SHA-512 kernels (sha512_x4_avx512.cpp, sha512_x4_avx2.cpp). Call only when the CPU
+/// has AVX-512F + AVX-512VL (cpu::has_avx512vl) / AVX2 (cpu::has_avx2).
 void sha512_compress_x4_avx512vl(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],
                                  std::size_t nblocks) noexcept;
+void sha512_compress_x4_avx2(std::uint64_t* const h[4], const std::uint8_t* const blocks[4],
+                             std::size_t nblocks) noexcept;
 /// SHA-NI backend (sha256_shani.cpp). Call only when cpu_has_shani().
 void sha256_compress_shani(std::uint32_t h[8], const std::uint8_t* blocks, std::size_t nblocks) noexcept;
 void sha256_compress_shani_x4(std::uint32_t* const h[4], const std::uint8_t* const blocks[4]) noexcept;

@@ -1,6 +1,6 @@
 // Run-time dispatch for SHA-256 compression: SHA-NI (sha256_shani.cpp) when CPUID reports the
 // SHA extensions, the scalar reference (sha2.cpp) otherwise, when cpu::force_portable(true) is
-// set, or under PQSIG_PORTABLE. The same for the 4-way SHA-512 compression (AVX-512VL).
+// set, or under PQSIG_PORTABLE. The same for the 4-way SHA-512 compression (AVX-512VL, else AVX2).
 #include "common/cpu.hpp"
 #include "hash/sha2_backend.hpp"
 #include "pqsig/hash.hpp"
@@ -39,6 +39,7 @@ void sha512_compress_x4_scalar(std::uint64_t* const h[4], const std::uint8_t* co
 Sha512CompressX4Fn sha512_compress_x4_fn() noexcept {
 #if defined(PQSIG_HAVE_SHANI_BACKEND)
   if (cpu::has_avx512vl()) return &sha512_compress_x4_avx512vl;  // false when forced portable
+  if (cpu::has_avx2()) return &sha512_compress_x4_avx2;
 #endif
   return &sha512_compress_x4_scalar;
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "common/cpu.hpp"
@@ -60,42 +61,58 @@ TEST(Sha256Backend, DispatchAndForcePortable) {
   cpu::force_portable(false);
 }
 
-// The 4-way SHA-512 compression (AVX-512VL when the CPU has it) against four scalar ones: random
-// states and blocks, 1..6 blocks per lane, lanes reading from different buffers.
+// The 4-way SHA-512 kernels (AVX-512VL, AVX2: each one this CPU runs) against four scalar
+// compressions: random states and blocks, 1..6 blocks per lane, lanes reading from different
+// buffers; FIPS 180-4's "abc" on every lane; the dispatch order and force_portable.
+namespace {
+std::vector<std::pair<const char*, hash::detail::Sha512CompressX4Fn>> sha512_x4_kernels() {
+  std::vector<std::pair<const char*, hash::detail::Sha512CompressX4Fn>> v{{"scalar", &hash::detail::sha512_compress_x4_scalar}};
+#if defined(PQSIG_HAVE_SHANI_BACKEND)
+  if (cpu::has_avx2()) v.push_back({"avx2", &hash::detail::sha512_compress_x4_avx2});
+  if (cpu::has_avx512vl()) v.push_back({"avx512vl", &hash::detail::sha512_compress_x4_avx512vl});
+#endif
+  return v;
+}
+}  // namespace
+
 TEST(Sha512Backend, X4MatchesScalarOnRandomBlocks) {
-  const auto fn = hash::detail::sha512_compress_x4_fn();
-  std::printf("[ info ] 4-way SHA-512: %s\n", fn == &hash::detail::sha512_compress_x4_scalar ? "scalar" : "avx512vl");
-  std::mt19937_64 rng(512);
-  for (int iter = 0; iter < 600; ++iter) {
-    const std::size_t nblocks = 1 + iter % 6;
-    std::vector<std::uint8_t> data[4];
-    std::uint64_t ref[4][8], got[4][8];
-    for (int q = 0; q < 4; ++q) {
-      data[q].resize(128 * nblocks);
-      for (auto& x : data[q]) x = static_cast<std::uint8_t>(rng());
-      for (int i = 0; i < 8; ++i) ref[q][i] = got[q][i] = rng();
-      hash::sha512_compress(ref[q], data[q].data(), nblocks);
+  for (const auto& [name, fn] : sha512_x4_kernels()) {
+    SCOPED_TRACE(name);
+    std::printf("[ info ] 4-way SHA-512 kernel: %s\n", name);
+    std::mt19937_64 rng(512);
+    for (int iter = 0; iter < 600; ++iter) {
+      const std::size_t nblocks = 1 + iter % 6;
+      std::vector<std::uint8_t> data[4];
+      std::uint64_t ref[4][8], got[4][8];
+      for (int q = 0; q < 4; ++q) {
+        data[q].resize(128 * nblocks);
+        for (auto& x : data[q]) x = static_cast<std::uint8_t>(rng());
+        for (int i = 0; i < 8; ++i) ref[q][i] = got[q][i] = rng();
+        hash::sha512_compress(ref[q], data[q].data(), nblocks);
+      }
+      std::uint64_t* const hs[4] = {got[0], got[1], got[2], got[3]};
+      const std::uint8_t* const bs[4] = {data[0].data(), data[1].data(), data[2].data(), data[3].data()};
+      fn(hs, bs, nblocks);
+      ASSERT_EQ(0, std::memcmp(ref, got, sizeof ref)) << "iteration " << iter;
     }
-    std::uint64_t* const hs[4] = {got[0], got[1], got[2], got[3]};
-    const std::uint8_t* const bs[4] = {data[0].data(), data[1].data(), data[2].data(), data[3].data()};
-    fn(hs, bs, nblocks);
-    ASSERT_EQ(0, std::memcmp(ref, got, sizeof ref)) << "iteration " << iter;
+    // SHA-512("abc") from the initial value, on every lane.
+    std::uint8_t blk[128] = {'a', 'b', 'c', 0x80};
+    blk[127] = 24;
+    const std::uint64_t iv[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
+                                 0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
+                                 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
+    std::uint64_t h[4][8];
+    for (auto& x : h) std::memcpy(x, iv, sizeof iv);
+    std::uint64_t* const hs[4] = {h[0], h[1], h[2], h[3]};
+    const std::uint8_t* const bs[4] = {blk, blk, blk, blk};
+    fn(hs, bs, 1);
+    for (int q = 0; q < 4; ++q) {
+      EXPECT_EQ(h[q][0], 0xddaf35a193617abaULL) << "lane " << q;
+      EXPECT_EQ(h[q][7], 0x2a9ac94fa54ca49fULL) << "lane " << q;
+    }
   }
-  // The FIPS 180-4 example "abc" on every lane, from the initial value.
-  std::uint8_t blk[128] = {'a', 'b', 'c', 0x80};
-  blk[127] = 24;
-  const std::uint64_t iv[8] = {0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL,
-                               0xa54ff53a5f1d36f1ULL, 0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL,
-                               0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL};
-  std::uint64_t h[4][8];
-  for (auto& x : h) std::memcpy(x, iv, sizeof iv);
-  std::uint64_t* const hs[4] = {h[0], h[1], h[2], h[3]};
-  const std::uint8_t* const bs[4] = {blk, blk, blk, blk};
-  fn(hs, bs, 1);
-  for (int q = 0; q < 4; ++q) {
-    EXPECT_EQ(h[q][0], 0xddaf35a193617abaULL) << "lane " << q;
-    EXPECT_EQ(h[q][7], 0x2a9ac94fa54ca49fULL) << "lane " << q;
-  }
+  // The dispatch takes the widest kernel present, and the scalar one when forced portable.
+  EXPECT_EQ(hash::detail::sha512_compress_x4_fn(), sha512_x4_kernels().back().second);
   cpu::force_portable(true);
   EXPECT_EQ(hash::detail::sha512_compress_x4_fn(), &hash::detail::sha512_compress_x4_scalar);
   cpu::force_portable(false);
