@@ -37,6 +37,7 @@ BuildInfo build_info() {
   if (cpu::has_avx2()) b.cpu_features.emplace_back("avx2");
   if (cpu::has_avx512f()) b.cpu_features.emplace_back("avx512f");
   if (cpu::has_avx512vl()) b.cpu_features.emplace_back("avx512vl");
+  if (cpu::has_avx512_vbmi2()) b.cpu_features.emplace_back("avx512vbmi2");  // ML-KEM's AVX-512 kernels
   if (cpu::has_bmi2()) b.cpu_features.emplace_back("bmi2");
   if (cpu::has_sha_ni()) b.cpu_features.emplace_back("sha-ni");
   return b;
