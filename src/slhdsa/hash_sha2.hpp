@@ -290,7 +290,7 @@ class Sha2Hash {
 
   // SHA-512 of the precomputed first block followed by ADRS^c ‖ in[q] (bytes ≤ MaxBytes) for
   // four lanes: the tail blocks built per lane, then one 4-way compression over all of them.
-  static constexpr std::size_t kMaxTl = 67;  // len for n = 32 (the largest T_l input: l·n ≤ 2144)
+  static constexpr std::size_t kMaxTl = P::len > P::k ? P::len : P::k;  // T_l's l: len (WOTS+) or k (FORS)
   template <std::size_t MaxBytes>
   void sha512_multi_block_x4(const Adrs* adrs, const std::uint8_t* const* in, std::size_t bytes,
                              std::uint8_t* const* out) const noexcept {

@@ -15,6 +15,21 @@
 using namespace pqsig;
 using namespace pqsig::hash;
 
+namespace {
+// The single-state reference: SHAKE128 (rate 168) or SHAKE256 (rate 136) of in, outlen bytes.
+void shake_ref(std::size_t rate, const std::uint8_t* in, std::size_t len, std::uint8_t* out, std::size_t outlen) {
+  if (rate == kShake128Rate) {
+    Shake128 h;
+    h.absorb(in, len);
+    h.squeeze(out, outlen);
+  } else {
+    Shake256 h;
+    h.absorb(in, len);
+    h.squeeze(out, outlen);
+  }
+}
+}  // namespace
+
 TEST(KeccakX8, Avx512fMatchesScalar) {
   const detail::KeccakX8Backend* be = detail::keccak_x8_backend();
   if (!be) GTEST_SKIP() << "CPU without AVX-512F (or PQSIG_PORTABLE build / forced portable): backend not available";
@@ -106,15 +121,7 @@ TEST(ShakeX8, MatchesSingleShake) {
           EXPECT_EQ(outs[j], got[j] + blocks * rate[j]) << "lane " << j;
         }
         std::uint8_t want[5 * kShake128Rate];
-        if (rate[j] == kShake128Rate) {
-          Shake128 h;
-          h.absorb(in[j], len[j]);
-          h.squeeze(want, blocks * rate[j]);
-        } else {
-          Shake256 h;
-          h.absorb(in[j], len[j]);
-          h.squeeze(want, blocks * rate[j]);
-        }
+        shake_ref(rate[j], in[j], len[j], want, blocks * rate[j]);
         ASSERT_EQ(0, std::memcmp(want, got[j], read * rate[j]))
             << "lane " << j << " rate " << rate[j] << " len " << len[j] << " trial " << trial << " forced " << forced;
       }
@@ -175,29 +182,13 @@ TEST(ShakeX8, LongInputOnOneLaneBesideSqueezes) {
         for (int j = 0; j < 8; ++j) {
           if (j == lane) continue;
           std::uint8_t want[3 * kShake128Rate];
-          if (rl[j] == kShake128Rate) {
-            Shake128 h;
-            h.absorb(in[j], 40);
-            h.squeeze(want, step * rl[j]);
-          } else {
-            Shake256 h;
-            h.absorb(in[j], 40);
-            h.squeeze(want, step * rl[j]);
-          }
+          shake_ref(rl[j], in[j], 40, want, step * rl[j]);
           ASSERT_EQ(0, std::memcmp(want, got[j], step * rl[j])) << "lane " << j << " trial " << trial;
         }
       }
       // the long lane's first output block is the one after its last absorb
       std::uint8_t want[kShake128Rate];
-      if (rate == kShake128Rate) {
-        Shake128 h;
-        h.absorb(msg.data(), len);
-        h.squeeze(want, rate);
-      } else {
-        Shake256 h;
-        h.absorb(msg.data(), len);
-        h.squeeze(want, rate);
-      }
+      shake_ref(rate, msg.data(), len, want, rate);
       ASSERT_GT(final_step, 0u);
       EXPECT_EQ(0, std::memcmp(want, hout + (final_step - 1) * rate, rate))
           << "long lane " << lane << " len " << len << " trial " << trial << " forced " << forced;
