@@ -21,13 +21,14 @@ wait_file() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; 
 "$PQSIG" keygen --alg ml-dsa-44 -o "$T/ml.jwk"
 "$PQSIG" serve directory --listen 127.0.0.1:0 --key "$T/ed.jwk" --key "$T/ml.jwk" --ready-file "$T/dir.ready" 2>"$T/dir.log" &
 pids+=($!)
-"$PQSIG" serve verify --listen 127.0.0.1:0 --insecure-allow-http --allow-private-directories --threads 2 --ready-file "$T/ver.ready" 2>"$T/ver.log" &
+NPORT=$(free_port)
+"$PQSIG" serve verify --listen 127.0.0.1:0 --authority "127.0.0.1:$NPORT" --insecure-allow-http --allow-private-directories \
+  --threads 2 --ready-file "$T/ver.ready" 2>"$T/ver.log" &
 VPID=$!
 pids+=($VPID)
 wait_file "$T/dir.ready"; wait_file "$T/ver.ready"
 DIR="http://$(cat "$T/dir.ready")"
 VER=$(cat "$T/ver.ready")
-NPORT=$(free_port)
 mkdir -p "$T/www/open"
 echo hello > "$T/www/index.html"; echo open > "$T/www/open/index.html"
 cat > "$T/nginx.conf" <<EOF
@@ -41,7 +42,7 @@ http {
     listen 127.0.0.1:$NPORT; root $T/www;
     location = /_auth {
       internal; proxy_pass http://pqsig_verify; proxy_pass_request_body off; proxy_set_header Content-Length "";
-      proxy_set_header Host \$http_host; proxy_set_header X-Original-URI \$request_uri;
+      proxy_set_header Host \$host:\$server_port; proxy_set_header X-Original-URI \$request_uri;
       proxy_set_header X-Original-Method \$request_method; proxy_http_version 1.1; proxy_set_header Connection "";
     }
     location /open/ { }

@@ -14,9 +14,9 @@ namespace pqsig::cli {
 namespace {
 
 struct FetchCmd {
-  std::string url, method, data, agent, ca_file;
-  std::vector<std::string> keys, headers;
-  bool challenge = false, include = false, allow_http = false, verbose = false;
+  std::string url, method, data, agent, ca_file, proxy;
+  std::vector<std::string> keys, headers, allowed_private;
+  bool challenge = false, include = false, allow_http = false, verbose = false, allow_private = false;
   int max_redirects = 5;
   long timeout_ms = 10000;
   std::int64_t expires = 300;
@@ -45,6 +45,9 @@ void run_fetch(const FetchCmd& c) {
   o.http.max_body = 64 << 20;
   o.http.ca_file = c.ca_file;
   o.http.allow_http = c.allow_http;
+  o.http.allow_private_addresses = c.allow_private;  // off by default: every hop, redirects included
+  o.http.allowed_private = c.allowed_private;
+  o.http.proxy = c.proxy;  // none unless given: https_proxy in the environment is not used
   o.log = [](std::string_view m) { std::cerr << "pqsig fetch: " << m << "\n"; };
   std::vector<httpsig::FieldLine> hdrs;
   for (const auto& h : c.headers) {
@@ -92,6 +95,13 @@ void register_fetch(CLI::App& app) {
   f->add_option("--header-cap", c->cap, "refuse to send above this header size (default 8192)");
   f->add_option("--ca-file", c->ca_file, "CA bundle trusted instead of the system store");
   f->add_flag("--insecure-allow-http", c->allow_http, "TESTS ONLY: allow http:// URLs");
+  f->add_flag("--allow-private-addresses", c->allow_private,
+              "connect to loopback / private / non-global addresses (default: refused, for the URL and every redirect)");
+  f->add_option("--allow-private-address", c->allowed_private,
+                "one numeric private address allowed (repeatable), e.g. 10.0.0.5; the guard stays on for the rest");
+  f->add_option("--proxy", c->proxy,
+                "HTTP(S) proxy URL (default: none; https_proxy / http_proxy in the environment are ignored); the "
+                "private-address guard checks the target itself");
   f->add_flag("-i,--include", c->include, "print the response status and headers");
   f->add_flag("-v,--verbose", c->verbose, "report hops and signed labels on stderr");
   f->callback([c] { run_fetch(*c); });

@@ -54,8 +54,9 @@ struct ServerFlags {
 struct VerifyCmd {
   ServerFlags server{"127.0.0.1:8089", 4};
   std::string policy, redis, scheme = "https", ca_file, proxy = "nginx", envoy_prefix;
-  std::vector<std::string> keys, registries;
-  bool fail_open = false, no_dir = false, allow_http = false, no_replay = false, allow_private = false;
+  std::vector<std::string> keys, registries, authorities;
+  std::string directory_proxy;
+  bool fail_open = false, no_dir = false, allow_http = false, no_replay = false, allow_private = false, any_authority = false;
   long dir_timeout_ms = 2000;
   std::size_t dir_max_bytes = 256 * 1024, dir_max_entries = 1024, max_header = 16 * 1024;
   std::int64_t negative_ttl = 30, stale_cap = 3600;
@@ -73,6 +74,27 @@ void run_verify(const VerifyCmd& c) {
     vo.policy = p.value();
   }
   vo.scheme = c.scheme;
+  for (const auto& list : c.authorities) {  // --authority a,b --authority c
+    std::size_t pos = 0;
+    while (pos <= list.size()) {
+      auto comma = list.find(',', pos);
+      std::string a = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      if (!a.empty()) {
+        auto n = sv::normalize_authority(a, vo.scheme);
+        if (!n) throw Exit{kExitUsage, "--authority: " + n.error().message};
+        vo.policy.authorities.push_back(a);
+      }
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+  }
+  vo.any_authority = c.any_authority;
+  if (vo.any_authority && !vo.policy.authorities.empty())
+    throw Exit{kExitUsage, "--any-authority with --authority (or the policy's authorities): choose one"};
+  if (!vo.any_authority && vo.policy.authorities.empty())
+    throw Exit{kExitUsage,
+               "name the authorities this verifier protects: --authority example.org[,www.example.org] (a signature made "
+               "for another site must not pass); --any-authority only when the proxy in front refuses every other name"};
   auto pm = sv::parse_proxy_mode(c.proxy);
   if (!pm) throw Exit{kExitUsage, "--proxy: " + pm.error().message};
   vo.proxy.mode = pm.value();
@@ -95,6 +117,7 @@ void run_verify(const VerifyCmd& c) {
   dco.http.ca_file = c.ca_file;
   dco.http.allow_http = c.allow_http;
   dco.http.allow_private_addresses = c.allow_private;
+  dco.http.proxy = c.directory_proxy;  // empty: no proxy, whatever https_proxy says
   dco.max_concurrent_fetches = static_cast<std::size_t>(std::max(1, c.server.threads / 2));
   dco.max_entries = c.dir_max_entries;
   dco.negative_ttl = c.negative_ttl;
@@ -148,6 +171,14 @@ void register_serve(CLI::App& app) {
                 "registry file(s) (draft-meunier-webbotauth-registry text format: https card/directory URLs, data: cards); "
                 "only listed agents are fetched");
   v->add_option("--policy", vc->policy, "policy JSON file (strict; default: safe web-bot-auth policy)");
+  v->add_option("--authority", vc->authorities,
+                "authorities this verifier protects, host[:port][,…] (repeatable; required unless --any-authority or the "
+                "policy's \"authorities\"): a request for any other @authority is refused (authority_not_protected)");
+  v->add_flag("--any-authority", vc->any_authority,
+              "accept any @authority (only when the proxy in front already refuses every name but yours)");
+  v->add_option("--directory-proxy", vc->directory_proxy,
+                "HTTP(S) proxy for directory fetches (default: none, and https_proxy / http_proxy in the environment are "
+                "ignored); the private-address guard still checks the directory's own address");
   v->add_option("--redis", vc->redis, "redis://host:port[/db] nonce replay store shared by a fleet");
   v->add_flag("--replay-fail-open", vc->fail_open, "accept (counted) when the replay store is unreachable (default: refuse)");
   v->add_option("--nonce-store-entries", vc->nonce_entries,

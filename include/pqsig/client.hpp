@@ -29,10 +29,28 @@ struct HttpLimits {
   bool verify_tls = true;                  ///< peer + host verification (never off by default)
   std::string ca_file;                     ///< CA bundle trusted instead of the system store (e.g. a test CA); empty = system store
   bool allow_http = false;                 ///< plain http:// URLs (tests / loopback only)
-  /// Connect to loopback / private / link-local addresses. A verifier fetching URLs named by
-  /// strangers turns this off (no server-side request forgery into the internal network).
-  bool allow_private_addresses = true;
+  /// Connect to addresses that are not globally reachable (address_is_private). Off by default:
+  /// the verifier fetches URLs named by strangers and the client follows redirects chosen by
+  /// servers — neither may reach loopback or the internal network unless asked (tests, internal
+  /// services). Every connection of an exchange is checked, so a redirect target passes the
+  /// same guard as the first URL.
+  bool allow_private_addresses = false;
+  /// Private addresses allowed one by one (numeric, e.g. "127.0.0.1", "10.0.0.5") while the
+  /// guard stays on for every other.
+  std::vector<std::string> allowed_private;
+  /// HTTP(S) proxy ("http://proxy.internal:3128"); empty = none. The environment (https_proxy,
+  /// http_proxy, all_proxy, no_proxy) is never consulted. Through a proxy, every request is
+  /// tunnelled (CONNECT) to the target address pqsig resolved and checked itself.
+  std::string proxy;
 };
+
+/// The private-address guard: true for an address that is not globally reachable — every entry
+/// of the IANA IPv4 and IPv6 Special-Purpose Address Registries marked so, plus multicast and
+/// the deprecated ranges (site-local fec0::/10, IPv4-compatible ::/96, the 6to4 relay anycast) —
+/// or that embeds such an IPv4 address (IPv4-mapped ::ffff:0:0/96, IPv4-translated
+/// ::ffff:0:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16). `ip` is a numeric IPv4 / IPv6 address;
+/// anything else counts as private.
+bool address_is_private(std::string_view ip);
 
 struct HttpResponse {
   long status = 0;
@@ -90,7 +108,7 @@ struct ClientOptions {
   std::size_t header_budget = webbotauth::kDefaultHeaderBudget;
   std::size_t header_cap = webbotauth::kDefaultHeaderCap;
   std::string user_agent = "pqsig-fetch";
-  HttpLimits http;
+  HttpLimits http;                      ///< per hop: every redirect target passes the same guard
   std::function<std::int64_t()> clock;  ///< UNIX time (default: system clock)
   std::function<void(std::string_view)> log;  ///< warnings (default: stderr)
 };

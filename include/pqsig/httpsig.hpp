@@ -206,6 +206,17 @@ class KeyResolver {
     (void)alg;
     return resolve(keyid);
   }
+  /// Resolution for one label of `msg`: which key a label may use can depend on what the label
+  /// covers (Web Bot Auth binds a label's key to the Signature-Agent member it covers:
+  /// webbotauth::AgentKeyResolver). verify_message calls this. Default: resolve_for(keyid, alg).
+  virtual std::optional<ResolvedKey> resolve_label(const Message& msg, std::string_view label, const SignatureParams& p,
+                                                   const SuiteInfo* alg) const {
+    (void)msg;
+    (void)label;
+    auto keyid = p.keyid();
+    if (!keyid) return std::nullopt;
+    return resolve_for(*keyid, alg);
+  }
 };
 
 class KeyStore : public KeyResolver {

@@ -40,11 +40,20 @@ struct Policy {
   std::size_t min_valid = 1;
   bool require_nonce = false;
   std::vector<std::string> agents;  ///< allowed Signature-Agent URLs (empty = any agent whose directory verifies)
+  /// The authorities this verifier protects ("example.org", "example.org:8443"): a request whose
+  /// @authority is not one of them is refused (authority_not_protected) before any key lookup —
+  /// a signature made for another site is never accepted here. Required unless
+  /// VerifyOptions::any_authority says otherwise explicitly.
+  std::vector<std::string> authorities;
 };
 inline constexpr std::size_t kMaxPolicyBytes = 64 * 1024;
+/// An authority as the verifier compares it with a request's @authority: host[:port], lower
+/// case, the scheme's default port dropped (RFC 9421 §2.2.3). The host is a DNS name (letters,
+/// digits, '-', '.') or a bracketed IPv6 literal; no scheme, path, userinfo or wildcard.
+Result<std::string> normalize_authority(std::string_view authority, std::string_view scheme);
 /// Strict: an object with only the known members, each of the right type and range.
 /// Members: required_tag, required_components, clock_skew, max_validity, max_age, required_labels,
-/// algorithms, min_valid, require_nonce, agents. "@authority" is added to required_components.
+/// algorithms, min_valid, require_nonce, agents, authorities. "@authority" is added to required_components.
 Result<Policy> parse_policy(std::string_view json);
 
 // ------------------------------------------------------------------ metrics
@@ -55,6 +64,7 @@ class Metrics {
   void rejected(std::string_view reason);
   void latency(double seconds);
   std::atomic<std::uint64_t> dir_hits{0}, dir_misses{0}, dir_fetch_errors{0}, dir_stale{0}, dir_negative{0};
+  std::atomic<std::uint64_t> dir_kid_mismatch{0};  ///< fetched directory entries refused: kid is not the key's thumbprint
   std::atomic<std::uint64_t> nonce_store_errors{0}, nonce_fail_open{0}, internal_errors{0};
   /// Prometheus text exposition format 0.0.4.
   std::string render() const;
@@ -122,21 +132,17 @@ class RedisReplayStore : public ReplayStore {
 
 // ------------------------------------------------------------------ key directories
 
-/// Kinds of Signature-Agent entries (the `type` parameter of a Signature-Agent member).
-enum class AgentType { directory, jwks_uri, cimd };
-struct AgentRef {
-  std::string url;
-  AgentType type = AgentType::directory;
-  bool typed = false;  ///< the Signature-Agent member carried an explicit `type` parameter
-};
-/// Parses a Signature-Agent field (dictionary of sf-strings with optional ;type=token/string;
-/// the older single sf-string form is accepted as one "directory" entry labelled "").
-Result<std::vector<std::pair<std::string, AgentRef>>> parse_signature_agent(std::string_view field);
+/// Signature-Agent members and their parser live in the library (webbotauth.hpp: one parser,
+/// one key binding); these names are kept for the service's callers.
+using AgentType = webbotauth::AgentType;
+using AgentRef = webbotauth::AgentRef;
+using webbotauth::parse_signature_agent;
 
 struct DirectoryCacheOptions {
   DirectoryCacheOptions() { http.allow_private_addresses = false; http.max_body = 256 * 1024; }
   client::HttpLimits http;             ///< timeouts, size cap (directory size), TLS; no private addresses
-  int max_redirects = 3;
+  // No redirect is ever followed (draft-ietf-webbotauth-httpsig-protocol: discovery "MUST NOT
+  // automatically follow HTTP redirects"): a 3xx is a failed fetch.
   std::size_t max_entries = 1024;
   std::int64_t default_ttl = 300;      ///< no / unusable Cache-Control max-age
   std::int64_t min_ttl = 10, max_ttl = 86400;
@@ -158,12 +164,13 @@ struct AgentKeys {
 /// stale-while-error with a cap, and one fetch per directory however many requests wait on it.
 class DirectoryCache {
  public:
-  /// Fetch function (default: client::http_exchange with redirects followed up to max_redirects).
+  /// Fetch function: one exchange (default: client::http_exchange; no redirect is followed).
   using Fetch = std::function<Result<client::HttpResponse>(const std::string& url)>;
   DirectoryCache(DirectoryCacheOptions opt, Metrics* metrics, Fetch fetch = {});
   Result<std::shared_ptr<const AgentKeys>> get(const AgentRef& agent, std::int64_t now);
   std::size_t size() const;
   std::uint64_t fetches() const { return fetches_.load(); }
+  const DirectoryCacheOptions& options() const { return opt_; }
 
  private:
   struct Slot {
@@ -173,7 +180,7 @@ class DirectoryCache {
     bool inflight = false;
   };
   Result<std::shared_ptr<const AgentKeys>> load(const AgentRef& agent, std::int64_t now, std::int64_t* ttl);
-  Result<client::HttpResponse> fetch_following(const std::string& url);
+  Result<client::HttpResponse> fetch_once(const std::string& url);
   DirectoryCacheOptions opt_;
   Metrics* metrics_;
   Fetch fetch_;
@@ -252,6 +259,10 @@ Result<httpsig::Message> original_request(const ProxyOptions& proxy, std::string
 
 struct VerifyOptions {
   Policy policy;
+  /// Explicit opt-out of the authority check (policy.authorities empty): any @authority is
+  /// accepted — only when the proxy in front already refuses every other name. Verifier::create
+  /// refuses a configuration with neither.
+  bool any_authority = false;
   std::string scheme = "https";    ///< scheme of the original requests (for @scheme / @target-uri)
   bool replay_fail_open = false;   ///< Redis unreachable: accept (counted) instead of refusing
   std::size_t max_header_bytes = 16 * 1024;  ///< header section of the auth request
@@ -296,6 +307,7 @@ class Verifier {
   Decision decide_impl(const httpsig::Message& request, std::int64_t now);
   VerifyOptions opt_;
   httpsig::KeyStore static_;
+  std::vector<std::string> authorities_;  ///< policy.authorities, normalized for opt_.scheme
   DirectoryCache* dirs_ = nullptr;
   ReplayStore* replay_ = nullptr;
   Metrics* metrics_ = nullptr;

@@ -100,6 +100,23 @@ class Signer {
   SignerOptions opt_;
 };
 
+/// What a server's Accept-Signature (RFC 9421 §5.1) may ask of a Web Bot Auth signer.
+inline constexpr std::size_t kMaxChallengeNonceBytes = 256;  ///< a server-chosen nonce
+inline constexpr std::size_t kMaxChallengeLabels = 4;        ///< labels requested at once
+inline constexpr std::size_t kMaxChallengeComponents = 32;   ///< components per label
+inline constexpr std::size_t kMaxChallengeExtraParams = 8;   ///< parameters beyond the profile's
+
+/// The signature a Web Bot Auth signer gives in answer to one requested signature: the safe
+/// profile — "@authority", the label's own Signature-Agent member when it has an agent
+/// (`"signature-agent";key="<label>"`), created = now, expires = now + expires_in, keyid, alg,
+/// tag "web-bot-auth", a random nonce — plus what the server adds: more components, its own nonce
+/// (at most kMaxChallengeNonceBytes), other parameters. A challenge never removes anything from
+/// the profile: a tag other than "web-bot-auth" is refused (Errc::policy), as are a nonce or a
+/// component list past the limits; a keyid / alg naming another key is Errc::invalid_argument
+/// (the caller tries its next key). The caller checks the header cap on the final header section.
+Result<httpsig::SignSpec> challenge_spec(const httpsig::SignatureRequest& req, const SigningKey& key, const std::string& keyid,
+                                         bool has_agent, std::int64_t now, std::int64_t expires_in = kDefaultExpiresIn);
+
 struct VerifierOptions {
   std::int64_t now = 0;
   std::int64_t clock_skew = 60;
@@ -114,8 +131,78 @@ struct VerifierOptions {
   std::optional<std::int64_t> max_window = kMaxExpiresIn;
 };
 
+// ------------------------------------------------------------------ Signature-Agent and key binding
+
+/// How a Signature-Agent member resolves to keys (its `type` parameter; absent = directory).
+/// draft-ietf-webbotauth-httpsig-protocol, "Key Distribution and Discovery".
+enum class AgentType { directory, jwks_uri, cimd };
+std::string_view agent_type_name(AgentType t) noexcept;
+
+/// One Signature-Agent member: where candidate keys for the labels that cover it are found.
+struct AgentRef {
+  std::string url;
+  AgentType type = AgentType::directory;
+  bool typed = false;  ///< the member carried an explicit `type` parameter
+};
+
+inline constexpr std::size_t kMaxSignatureAgentBytes = 4096;
+inline constexpr std::size_t kMaxSignatureAgentMembers = 16;
+
+/// A parsed Signature-Agent field: member key -> agent, in field order. The older single
+/// sf-string form is one member with the key "" (a dictionary key is never empty).
+using SignatureAgents = std::vector<std::pair<std::string, AgentRef>>;
+
+/// The one parser of the Signature-Agent field (the profile check, the key binding and the
+/// verifier service all use it): a dictionary of sf-strings with an optional `type` (token or
+/// string: directory, jwks_uri, cimd), or the legacy single sf-string. Errors: invalid_length
+/// above kMaxSignatureAgentBytes / kMaxSignatureAgentMembers, invalid_encoding for any other
+/// form, unsupported for an unknown type.
+Result<SignatureAgents> parse_signature_agent(std::string_view field);
+
+/// Which Signature-Agent member one label vouches for (draft-ietf-webbotauth-httpsig-protocol,
+/// "Multiple Signatures": a verifier MUST NOT attribute a signature to a member that signature
+/// does not cover). The rule, shared by check_profile and AgentKeyResolver:
+///  - dictionary form: the member the label covers with `"signature-agent";key="<m>"` (its own
+///    member when it covers several; several others and not its own = ambiguous, refused); a
+///    label covering the whole field vouches for the member named after it, or for the only member;
+///  - legacy form: the one agent, when the label covers the whole field;
+///  - otherwise none: the label vouches for no agent (only keys configured out of band verify it).
+/// Refusals carry the profile reason (missing_signature_agent, signature_agent_not_covered,
+/// profile_violation) and a detail.
+struct AgentBinding {
+  httpsig::Reason reason = httpsig::Reason::ok;
+  std::string detail;
+  std::optional<std::string> member;  ///< key of the member the label vouches for ("" = legacy form)
+};
+/// `agents` = the request's parsed Signature-Agent, nullptr when the request has none.
+AgentBinding bind_label_agent(const SignatureAgents* agents, std::string_view label, const httpsig::SignatureParams& p);
+
+/// Key binding (draft-ietf-webbotauth-httpsig-protocol: "Key lookup MUST be keyed on the (URL,
+/// key) pair, not on the key alone"). A label's key comes from
+///  - the keys configured out of band (`out_of_band`, e.g. `serve verify --keys`): trusted for
+///    any label, or
+///  - the keys of the agent that label's own covered member names (set_agent_keys), never
+///    from another agent of the same request, whatever the keyid.
+/// resolve() / resolve_for() (no label) see the out-of-band keys only.
+class AgentKeyResolver : public httpsig::KeyResolver {
+ public:
+  AgentKeyResolver(const SignatureAgents* agents, const httpsig::KeyResolver* out_of_band)
+      : agents_(agents), oob_(out_of_band) {}
+  /// The keys fetched for the agent of member `member` (kept alive by the caller).
+  void set_agent_keys(std::string member, const httpsig::KeyResolver* keys);
+  std::optional<httpsig::ResolvedKey> resolve(std::string_view keyid) const override;
+  std::optional<httpsig::ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const override;
+  std::optional<httpsig::ResolvedKey> resolve_label(const httpsig::Message& msg, std::string_view label,
+                                                    const httpsig::SignatureParams& p, const SuiteInfo* alg) const override;
+
+ private:
+  const SignatureAgents* agents_;
+  const httpsig::KeyResolver* oob_;
+  std::vector<std::pair<std::string, const httpsig::KeyResolver*>> by_member_;
+};
+
 /// Profile check of one label (tag, created/expires, @authority and the label's Signature-Agent
-/// member covered). Usable as an httpsig::LabelCheck.
+/// member covered, bind_label_agent). Usable as an httpsig::LabelCheck.
 httpsig::Reason check_profile(const httpsig::Message& msg, const std::string& label, const httpsig::SignatureParams& p,
                               std::string& detail, const void* ctx);
 
@@ -153,6 +240,23 @@ httpsig::VerifyReport verify_directory(const httpsig::Message& response, std::st
                                        std::optional<std::int64_t> max_window = kMaxExpiresIn);
 
 /// Loads a JWKS (or a single JWK) into a KeyStore: every key under its "kid" and its thumbprint.
+/// For keys the operator configured; fetched key sets go through add_fetched_jwks.
 Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view json);
+
+/// What add_fetched_jwks did with the entries of a fetched key set.
+struct FetchedKeys {
+  std::size_t filed = 0;         ///< keys filed (under their thumbprint)
+  std::size_t kid_mismatch = 0;  ///< entries refused: "kid" present and not the key's thumbprint
+  std::size_t unusable = 0;      ///< entries this build cannot load (or shared-secret keys, never taken from a stranger)
+  std::string errors;            ///< why entries were left out
+};
+/// Loads a key set fetched from a stranger (a Signature-Agent directory, JWKS URI or card):
+/// every key is filed ONLY under its own RFC 7638 thumbprint — in Web Bot Auth the keyid is the
+/// thumbprint, so a set cannot list its key under another key's keyid. `kid_is_thumbprint`
+/// (key directories at the well-known URI, where the draft says kid MUST be the thumbprint): an
+/// entry whose "kid" says otherwise is refused and counted; false (jwks_uri, cards, where kid is
+/// the operator's label): "kid" is ignored. Errors only for a body that is no JWK / JWKS; the
+/// caller decides what `filed == 0` means.
+Result<FetchedKeys> add_fetched_jwks(httpsig::KeyStore& store, std::string_view json, bool kid_is_thumbprint);
 
 }  // namespace pqsig::webbotauth

@@ -1,6 +1,7 @@
 // pqsig_client: the Web Bot Auth signing client — key cache keyed by the secret, every hop signed
 // for its own authority, Accept-Signature challenge answered once (RFC 9421 §5.1).
 #include <chrono>
+#include <optional>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -36,12 +37,6 @@ std::string hex(const std::array<std::uint8_t, 32>& d) {
 
 std::int64_t system_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-std::string random_nonce() {
-  std::uint8_t b[32];
-  if (!random_bytes(b)) return {};
-  return base64_encode(b);
 }
 
 }  // namespace
@@ -175,21 +170,26 @@ Result<hs::Message> Client::answer_challenge(const hs::Message& unsigned_req, co
     if (e) held.push_back(e.value());
   }
   std::int64_t now = opt_.clock();
+  if (reqs.size() > wba::kMaxChallengeLabels)
+    return Error{Errc::policy, "the server asks for " + std::to_string(reqs.size()) + " signatures (at most " +
+                                   std::to_string(wba::kMaxChallengeLabels) + " are given)"};
   std::vector<hs::SignSpec> specs;
   sf::Dictionary agents;
   for (const auto& rq : reqs) {
+    // Our safe profile plus what the server adds (webbotauth::challenge_spec): never less.
+    std::optional<hs::SignSpec> chosen;
     for (const auto& e : held) {
-      auto spec = hs::honour_signature_request(rq, *e.key, e.keyid, now, opt_.expires_in);
-      if (!spec) continue;
-      if (!spec->nonce) spec->nonce = random_nonce();  // never a shared nonce
-      bool covers_agent = false;
-      for (const auto& c : spec->components)
-        if (c.bare.s == "signature-agent") covers_agent = true;
-      if (covers_agent && !opt_.agent.empty())
-        sf::set_member(agents, rq.label, sf::Member::of(sf::Item{sf::BareItem::string(opt_.agent), {}}));
-      specs.push_back(std::move(spec.value()));
-      break;
+      auto spec = wba::challenge_spec(rq, *e.key, e.keyid, !opt_.agent.empty(), now, opt_.expires_in);
+      if (spec) {
+        chosen = std::move(spec.value());
+        break;
+      }
+      if (spec.error().code != Errc::invalid_argument) return spec.error();  // refused whatever the key
     }
+    if (!chosen) continue;
+    if (!opt_.agent.empty())
+      sf::set_member(agents, rq.label, sf::Member::of(sf::Item{sf::BareItem::string(opt_.agent), {}}));
+    specs.push_back(std::move(*chosen));
   }
   if (specs.empty()) return Error{Errc::unsupported, "no configured key can honour the Accept-Signature request"};
   if (!agents.empty()) {
@@ -197,14 +197,22 @@ Result<hs::Message> Client::answer_challenge(const hs::Message& unsigned_req, co
     if (!s) return s.error();
     m.set("Signature-Agent", s.value());
   }
-  // Header budget before signing: estimate with the suite sizes.
+  // Before any signing work: the header section with every parameter and a signature of the
+  // suite's size (an SLH-DSA signature takes long and never fits) ...
   std::size_t est = hs::header_section_size(m);
-  for (const auto& s : specs) est += s.key->suite().output_size * 4 / 3 + 512;
+  for (const auto& s : specs) {
+    auto p = hs::make_params(s).serialize();
+    est += s.label.size() * 2 + 8 + (p ? p->size() : 0) + (s.key->suite().output_size + 2) / 3 * 4;
+  }
   if (est > opt_.header_cap)
     return Error{Errc::policy, "the requested signatures would take the request headers to about " + std::to_string(est) +
                                    " bytes, above the cap of " + std::to_string(opt_.header_cap)};
   auto r = hs::sign_message(m, specs);
   if (!r) return r.error();
+  // ... and the cap itself on the header section as it will be sent.
+  if (std::size_t final_bytes = hs::header_section_size(m); final_bytes > opt_.header_cap)
+    return Error{Errc::policy, "the signed request headers are " + std::to_string(final_bytes) + " bytes, above the cap of " +
+                                   std::to_string(opt_.header_cap) + "; not sent"};
   if (labels) {
     labels->clear();
     for (const auto& s : specs) labels->push_back(s.label);

@@ -2,6 +2,7 @@
 // verification on, https only unless allowed) and URL parsing / resolution via libcurl's URL API.
 #include <arpa/inet.h>
 #include <curl/curl.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
@@ -93,50 +94,162 @@ size_t on_header(char* ptr, size_t size, size_t nmemb, void* ud) {
   return n;
 }
 
-// Loopback, RFC 1918, CGNAT, link-local, unspecified, multicast/reserved; IPv6 loopback, ULA,
-// link-local, v4-mapped forms of the above.
+// The private-address guard, table-driven: the IANA IPv4 and IPv6 Special-Purpose Address
+// Registries (entries not globally reachable), multicast, the deprecated ranges, and the IPv6
+// forms that carry an IPv4 address (checked against the IPv4 table).
+struct V4Block {
+  const char* net;
+  int len;
+};
+constexpr V4Block kV4Blocked[] = {
+    {"0.0.0.0", 8},        // "this network" (RFC 791)
+    {"10.0.0.0", 8},       // private-use (RFC 1918)
+    {"100.64.0.0", 10},    // shared address space, CGNAT (RFC 6598)
+    {"127.0.0.0", 8},      // loopback
+    {"169.254.0.0", 16},   // link local (cloud metadata services live here)
+    {"172.16.0.0", 12},    // private-use
+    {"192.0.0.0", 24},     // IETF protocol assignments (RFC 6890)
+    {"192.0.2.0", 24},     // documentation TEST-NET-1
+    {"192.88.99.0", 24},   // deprecated 6to4 relay anycast (RFC 7526)
+    {"192.168.0.0", 16},   // private-use
+    {"198.18.0.0", 15},    // benchmarking (RFC 2544)
+    {"198.51.100.0", 24},  // documentation TEST-NET-2
+    {"203.0.113.0", 24},   // documentation TEST-NET-3
+    {"224.0.0.0", 4},      // multicast
+    {"240.0.0.0", 4},      // reserved, limited broadcast 255.255.255.255
+};
+struct V6Rule {
+  const char* net;
+  int len;
+  int v4_at;  ///< -1: refused; else the byte offset of an embedded IPv4 address, checked instead
+};
+constexpr V6Rule kV6Rules[] = {
+    {"::ffff:0:0", 96, 12},    // IPv4-mapped (RFC 4291)
+    {"::ffff:0:0:0", 96, 12},  // IPv4-translated (RFC 6145 / SIIT)
+    {"::", 96, -1},            // unspecified, loopback, deprecated IPv4-compatible ::a.b.c.d
+    {"64:ff9b::", 96, 12},     // NAT64 well-known prefix (RFC 6052): the gateway reaches the IPv4 inside
+    {"64:ff9b:1::", 48, -1},   // local-use IPv4/IPv6 translation (RFC 8215)
+    {"100::", 64, -1},         // discard-only (RFC 6666)
+    {"100:0:0:1::", 64, -1},   // dummy IPv6 prefix (RFC 9780)
+    {"2001::", 23, -1},        // IETF protocol assignments, Teredo 2001::/32 included (RFC 2928)
+    {"2001:db8::", 32, -1},    // documentation (RFC 3849)
+    {"2002::", 16, 2},         // 6to4 (RFC 3056): the relay reaches the IPv4 inside
+    {"3fff::", 20, -1},        // documentation (RFC 9637)
+    {"5f00::", 16, -1},        // segment routing SIDs (RFC 9602)
+    {"fc00::", 7, -1},         // unique local (RFC 4193)
+    {"fe80::", 10, -1},        // link local
+    {"fec0::", 10, -1},        // deprecated site local (RFC 3879)
+    {"ff00::", 8, -1},         // multicast
+};
+
+bool prefix_match(const std::uint8_t* a, const std::uint8_t* net, int len) {
+  int full = len / 8, rest = len % 8;
+  if (std::memcmp(a, net, static_cast<std::size_t>(full)) != 0) return false;
+  if (rest == 0) return true;
+  auto mask = static_cast<std::uint8_t>(0xff << (8 - rest));
+  return (a[full] & mask) == (net[full] & mask);
+}
+
+bool v4_private(const std::uint8_t* a) {
+  for (const auto& b : kV4Blocked) {
+    std::uint8_t net[4];
+    inet_pton(AF_INET, b.net, net);
+    if (prefix_match(a, net, b.len)) return true;
+  }
+  return false;
+}
+
+bool v6_private(const std::uint8_t* a) {
+  for (const auto& r : kV6Rules) {
+    std::uint8_t net[16];
+    inet_pton(AF_INET6, r.net, net);
+    if (!prefix_match(a, net, r.len)) continue;
+    return r.v4_at < 0 || v4_private(a + r.v4_at);
+  }
+  return false;
+}
+
 bool is_private(const sockaddr* sa) {
-  auto v4_private = [](std::uint32_t a) {
-    std::uint8_t b0 = a >> 24, b1 = (a >> 16) & 0xff;
-    return b0 == 0 || b0 == 10 || b0 == 127 || (b0 == 100 && (b1 & 0xc0) == 64) || (b0 == 169 && b1 == 254) ||
-           (b0 == 172 && (b1 & 0xf0) == 16) || (b0 == 192 && b1 == 168) || b0 >= 224;
-  };
-  if (sa->sa_family == AF_INET) {
-    auto* in = reinterpret_cast<const sockaddr_in*>(sa);
-    return v4_private(ntohl(in->sin_addr.s_addr));
-  }
-  if (sa->sa_family == AF_INET6) {
-    auto* in6 = reinterpret_cast<const sockaddr_in6*>(sa);
-    const std::uint8_t* b = in6->sin6_addr.s6_addr;
-    static const std::uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    if (std::memcmp(b, v4mapped, 12) == 0)
-      return v4_private((std::uint32_t(b[12]) << 24) | (std::uint32_t(b[13]) << 16) | (std::uint32_t(b[14]) << 8) | b[15]);
-    bool zero15 = true;
-    for (int i = 0; i < 15; ++i) zero15 = zero15 && b[i] == 0;
-    if (zero15 && (b[15] == 0 || b[15] == 1)) return true;  // :: and ::1
-    if ((b[0] & 0xfe) == 0xfc) return true;                 // fc00::/7
-    if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) return true; // fe80::/10
-    if (b[0] == 0xff) return true;                          // multicast
-    return false;
-  }
+  if (sa->sa_family == AF_INET)
+    return v4_private(reinterpret_cast<const std::uint8_t*>(&reinterpret_cast<const sockaddr_in*>(sa)->sin_addr));
+  if (sa->sa_family == AF_INET6)
+    return v6_private(reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr.s6_addr);
   return true;  // other families: refuse
+}
+
+// Numeric address bytes (4 or 16) of a sockaddr, for comparing with HttpLimits::allowed_private.
+std::string addr_bytes(const sockaddr* sa) {
+  if (sa->sa_family == AF_INET)
+    return std::string(reinterpret_cast<const char*>(&reinterpret_cast<const sockaddr_in*>(sa)->sin_addr), 4);
+  if (sa->sa_family == AF_INET6)
+    return std::string(reinterpret_cast<const char*>(reinterpret_cast<const sockaddr_in6*>(sa)->sin6_addr.s6_addr), 16);
+  return {};
+}
+
+std::string literal_bytes(const std::string& ip) {
+  std::uint8_t b[16];
+  if (inet_pton(AF_INET, ip.c_str(), b) == 1) return std::string(reinterpret_cast<const char*>(b), 4);
+  if (inet_pton(AF_INET6, ip.c_str(), b) == 1) return std::string(reinterpret_cast<const char*>(b), 16);
+  return {};
 }
 
 struct SocketGuard {
   bool allow_private;
+  std::vector<std::string> allowed;  ///< address bytes
+  bool through_proxy = false;        ///< every socket goes to the configured proxy (the target was checked before)
   bool refused = false;
+  bool permits(const sockaddr* sa) const {
+    if (allow_private || !is_private(sa)) return true;
+    std::string b = addr_bytes(sa);
+    return !b.empty() && std::find(allowed.begin(), allowed.end(), b) != allowed.end();
+  }
 };
 
 curl_socket_t open_socket(void* ud, curlsocktype, curl_sockaddr* addr) {
   auto* g = static_cast<SocketGuard*>(ud);
-  if (!g->allow_private && is_private(&addr->addr)) {
+  if (!g->through_proxy && !g->permits(&addr->addr)) {
     g->refused = true;
     return CURL_SOCKET_BAD;
   }
   return socket(addr->family, addr->socktype, addr->protocol);
 }
 
+// Through a proxy the sockets go to the proxy: the target is resolved and checked here, and the
+// CONNECT names the checked address (CURLOPT_CONNECT_TO), so the proxy cannot resolve it anew.
+Result<std::string> checked_target(const Url& u, const SocketGuard& g) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  std::string host = u.host;
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  addrinfo* res = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &res) != 0 || !res)
+    return Error{Errc::io, "cannot resolve " + host};
+  std::unique_ptr<addrinfo, void (*)(addrinfo*)> hold(res, freeaddrinfo);
+  std::string first;
+  for (auto* ai = res; ai; ai = ai->ai_next) {
+    if (!g.permits(ai->ai_addr))
+      return Error{Errc::policy, host + " resolves to a loopback / private address: refused"};
+    if (first.empty()) {
+      char buf[INET6_ADDRSTRLEN] = {0};
+      const void* src = ai->ai_family == AF_INET ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(ai->ai_addr)->sin_addr)
+                                                 : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(ai->ai_addr)->sin6_addr);
+      if (inet_ntop(ai->ai_family, src, buf, sizeof buf)) first = ai->ai_family == AF_INET6 ? "[" + std::string(buf) + "]" : buf;
+    }
+  }
+  if (first.empty()) return Error{Errc::io, "cannot resolve " + host};
+  return first;
+}
+
 }  // namespace
+
+bool address_is_private(std::string_view ip) {
+  std::uint8_t b[16];
+  std::string s(ip);
+  if (inet_pton(AF_INET, s.c_str(), b) == 1) return v4_private(b);
+  if (inet_pton(AF_INET6, s.c_str(), b) == 1) return v6_private(b);
+  return true;
+}
 
 std::optional<std::string> HttpResponse::header(std::string_view name) const {
   std::string want = lower(name);
@@ -259,7 +372,30 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
       curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
     }
   }
-  SocketGuard guard{limits.allow_private_addresses};
+  SocketGuard guard{limits.allow_private_addresses, {}};
+  for (const auto& a : limits.allowed_private) {
+    std::string b = literal_bytes(a);
+    if (b.empty()) return Error{Errc::invalid_argument, "allowed private address '" + a + "' is not a numeric address"};
+    guard.allowed.push_back(std::move(b));
+  }
+  // Proxies only when configured: libcurl would otherwise take https_proxy / http_proxy /
+  // all_proxy from the environment and the guard below would only ever see the proxy.
+  std::string connect_to;
+  if (limits.proxy.empty()) {
+    curl_easy_setopt(h, CURLOPT_PROXY, "");
+    curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
+  } else {
+    auto target = checked_target(pu.value(), guard);
+    if (!target) return target.error();
+    curl_easy_setopt(h, CURLOPT_PROXY, limits.proxy.c_str());
+    curl_easy_setopt(h, CURLOPT_NOPROXY, "");  // no_proxy in the environment is not consulted either
+    curl_easy_setopt(h, CURLOPT_HTTPPROXYTUNNEL, 1L);
+    std::string host = pu->host;
+    connect_to = host + ":" + std::to_string(pu->port) + ":" + target.value() + ":" + std::to_string(pu->port);
+    guard.through_proxy = true;
+  }
+  curl_slist connect_to_item{connect_to.data(), nullptr};
+  if (!connect_to.empty()) curl_easy_setopt(h, CURLOPT_CONNECT_TO, &connect_to_item);
   curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, open_socket);
   curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, &guard);
   char errbuf[CURL_ERROR_SIZE] = {0};

@@ -69,30 +69,36 @@ Result<std::string> build_directory(const std::vector<std::string>& inputs) {
   return d.dump();
 }
 
+namespace {
+// The loadings of one JWK: keys whose JWK names no single suite (RSA without "alg", oct) are
+// loaded once per suite they can serve; the signature's alg picks one (KeyStore::resolve_for).
+std::vector<Result<jose::LoadedKey>> load_entry(const std::string& o) {
+  std::vector<Result<jose::LoadedKey>> loaded;
+  loaded.push_back(jose::load_jwk(o));
+  if (!loaded.front()) {
+    json j = json::parse(o, nullptr, false);
+    // JSON safety (harden-keys): j.value("kty", "") threw type_error for a non-string kty.
+    std::string kty;
+    if (j.is_object())
+      if (auto it = j.find("kty"); it != j.end() && it->is_string()) kty = it->get<std::string>();
+    std::vector<std::string_view> hints;
+    if (kty == "RSA") hints = {"rsa-pss-sha512", "rsa-v1_5-sha256"};
+    else if (kty == "oct") hints = {"hmac-sha256"};
+    if (!hints.empty()) loaded.clear();
+    for (auto h : hints) loaded.push_back(jose::load_jwk(o, h));
+  }
+  return loaded;
+}
+}  // namespace
+
 Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view text) {
   auto objs = key_objects(text);
   if (!objs) return objs.error();
   std::size_t n = 0;
   std::string errors;
   for (const auto& o : objs.value()) {
-    // Keys whose JWK names no single suite (RSA without "alg", oct) are loaded once per suite
-    // they can serve; the signature's alg picks one (KeyStore::resolve_for).
-    std::vector<Result<jose::LoadedKey>> loaded;
-    loaded.push_back(jose::load_jwk(o));
-    if (!loaded.front()) {
-      json j = json::parse(o, nullptr, false);
-      // JSON safety (harden-keys): j.value("kty", "") threw type_error for a non-string kty.
-      std::string kty;
-      if (j.is_object())
-        if (auto it = j.find("kty"); it != j.end() && it->is_string()) kty = it->get<std::string>();
-      std::vector<std::string_view> hints;
-      if (kty == "RSA") hints = {"rsa-pss-sha512", "rsa-v1_5-sha256"};
-      else if (kty == "oct") hints = {"hmac-sha256"};
-      if (!hints.empty()) loaded.clear();
-      for (auto h : hints) loaded.push_back(jose::load_jwk(o, h));
-    }
     bool any = false;
-    for (auto& k : loaded) {
+    for (auto& k : load_entry(o)) {
       if (!k) {  // a key this build cannot load is left out (its labels will be unknown/skipped)
         errors += k.error().message + "; ";
         continue;
@@ -104,6 +110,44 @@ Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view text) {
   }
   if (n == 0 && !objs->empty()) return Error{Errc::unsupported, "no usable key: " + errors};
   return n;
+}
+
+Result<FetchedKeys> add_fetched_jwks(httpsig::KeyStore& store, std::string_view text, bool kid_is_thumbprint) {
+  auto objs = key_objects(text);
+  if (!objs) return objs.error();
+  FetchedKeys out;
+  std::string errors;
+  for (const auto& o : objs.value()) {
+    bool any = false, mismatch = false;
+    for (auto& k : load_entry(o)) {
+      if (!k) {
+        errors += k.error().message + "; ";
+        continue;
+      }
+      // Shared secrets are never taken from a stranger (the draft: MUST NOT use shared HMAC).
+      if (k->thumbprint.empty() || !k->verifying) continue;
+      // draft-ietf-webbotauth-httpsig-protocol: at the well-known URI "kid" MUST be the
+      // thumbprint; a key is filed under its own thumbprint only, never under a label it chose.
+      if (kid_is_thumbprint && !k->kid.empty() && k->kid != k->thumbprint) {
+        mismatch = true;
+        break;
+      }
+      jose::LoadedKey own = std::move(k.value());
+      own.kid.clear();
+      add_loaded(store, own);
+      any = true;
+    }
+    if (mismatch) {
+      ++out.kid_mismatch;
+      errors += "an entry's kid is not its key's thumbprint; ";
+    } else if (any) {
+      ++out.filed;
+    } else {
+      ++out.unusable;
+    }
+  }
+  out.errors = std::move(errors);
+  return out;
 }
 
 httpsig::Message directory_request(std::string_view authority) {
@@ -153,7 +197,8 @@ Result<httpsig::Message> sign_directory(std::string_view jwks_body, const std::v
 httpsig::VerifyReport verify_directory(const httpsig::Message& response, std::string_view authority, std::int64_t now,
                                        std::int64_t clock_skew, std::optional<std::int64_t> max_window) {
   httpsig::KeyStore store;
-  auto added = add_jwks(store, response.body);
+  // The keys it publishes, each under its own thumbprint (the directory's keyid rule).
+  auto added = add_fetched_jwks(store, response.body, true);
   auto req = directory_request(authority);
   httpsig::VerifyPolicy pol;
   pol.now = now;
@@ -163,9 +208,9 @@ httpsig::VerifyReport verify_directory(const httpsig::Message& response, std::st
   pol.required_components = {"\"@authority\";req", "\"content-digest\""};
   pol.check_content_digest = true;
   auto rep = httpsig::verify_message(response, store, pol, &req);
-  if (!added && rep.policy_satisfied) {
+  if ((!added || added->filed == 0) && rep.policy_satisfied) {
     rep.policy_satisfied = false;
-    rep.policy_detail = "directory body: " + added.error().message;
+    rep.policy_detail = "directory body: " + (added ? "no usable key: " + added->errors : added.error().message);
   }
   if (!response.has("content-digest") && rep.policy_satisfied) {
     rep.policy_satisfied = false;

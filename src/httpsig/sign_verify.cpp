@@ -248,7 +248,7 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
       return skip(Reason::alg_not_allowed, "algorithm " + *alg_param + " is not accepted by this verifier");
   }
   if (!p.keyid()) return bad(Reason::missing_keyid, "no keyid parameter");
-  auto key = keys.resolve_for(*p.keyid(), alg_suite);
+  auto key = keys.resolve_label(msg, label, p, alg_suite);
   // A keyid this verifier has no key for is a label it does not know: skipped, never fatal to the
   // message (a message whose only label is unknown still fails the policy: nothing is valid).
   if (!key || !key->suite) return skip(Reason::unknown_keyid, "keyid '" + *p.keyid() + "' is not known");

@@ -243,6 +243,204 @@ Result<SignResult> Signer::sign(Message& request) const {
   }
 }
 
+// ------------------------------------------------------------------ Accept-Signature challenges
+
+Result<httpsig::SignSpec> challenge_spec(const httpsig::SignatureRequest& req, const SigningKey& key, const std::string& keyid,
+                                         bool has_agent, std::int64_t now, std::int64_t expires_in) {
+  if (!sf::is_valid_key(req.label)) return Error{Errc::policy, "Accept-Signature: invalid label"};
+  if (expires_in <= 0 || expires_in > kMaxExpiresIn) return Error{Errc::invalid_argument, "expires_in out of range"};
+  const auto& ps = req.params.list.params;
+  if (auto a = req.params.alg(); a && *a != httpsig::alg_name(key.suite()))
+    return Error{Errc::invalid_argument, "Accept-Signature asks for alg " + a->substr(0, 64)};
+  if (auto k = req.params.keyid(); k && *k != keyid) return Error{Errc::invalid_argument, "Accept-Signature asks for another keyid"};
+  if (auto t = req.params.tag(); t && *t != kTag)
+    return Error{Errc::policy, "Accept-Signature asks for tag \"" + t->substr(0, 64) +
+                                   "\": a challenge may add to the web-bot-auth profile, never replace it"};
+  if (req.params.components().size() > kMaxChallengeComponents)
+    return Error{Errc::policy, "Accept-Signature asks for more than " + std::to_string(kMaxChallengeComponents) + " components"};
+  httpsig::SignSpec s;
+  s.label = req.label;
+  s.key = &key;
+  s.keyid = keyid;
+  s.include_alg = true;
+  s.created = now;
+  s.expires = now + expires_in;
+  s.tag = std::string(kTag);
+  // The profile's components first, then the ones the challenge adds (each once).
+  s.components.push_back(httpsig::component("@authority"));
+  if (has_agent) {
+    httpsig::Component c = httpsig::component("signature-agent");
+    c.params.emplace_back("key", sf::BareItem::string(req.label));
+    s.components.push_back(std::move(c));
+  }
+  std::vector<std::string> ids;
+  for (const auto& c : s.components) {
+    auto id = sf::serialize_item(c);
+    ids.push_back(id ? id.value() : std::string());
+  }
+  for (const auto& c : req.params.components()) {
+    if (c.bare.type != sf::Type::string) return Error{Errc::policy, "Accept-Signature: a component is not a string"};
+    auto id = sf::serialize_item(c);
+    if (!id) return Error{Errc::policy, "Accept-Signature: " + id.error().message};
+    if (std::find(ids.begin(), ids.end(), id.value()) != ids.end()) continue;
+    ids.push_back(id.value());
+    s.components.push_back(c);
+  }
+  if (auto n = req.params.nonce()) {
+    if (n->empty() || n->size() > kMaxChallengeNonceBytes)
+      return Error{Errc::policy, "Accept-Signature asks for a nonce of " + std::to_string(n->size()) + " bytes (at most " +
+                                     std::to_string(kMaxChallengeNonceBytes) + ")"};
+    s.nonce = *n;
+  } else {
+    s.nonce = random_nonce();
+    if (s.nonce->empty()) return Error{Errc::rng_failure, "no randomness for the nonce"};
+  }
+  for (const auto& [k, v] : ps) {
+    if (k == "created" || k == "expires" || k == "nonce" || k == "alg" || k == "keyid" || k == "tag") continue;
+    if (s.extra.size() >= kMaxChallengeExtraParams)
+      return Error{Errc::policy, "Accept-Signature asks for more than " + std::to_string(kMaxChallengeExtraParams) + " extra parameters"};
+    s.extra.emplace_back(k, v);
+  }
+  return s;
+}
+
+// ------------------------------------------------------------------ Signature-Agent and key binding
+
+std::string_view agent_type_name(AgentType t) noexcept {
+  switch (t) {
+    case AgentType::directory: return "directory";
+    case AgentType::jwks_uri: return "jwks_uri";
+    case AgentType::cimd: return "cimd";
+  }
+  return "?";
+}
+
+// draft-ietf-webbotauth-httpsig-protocol, "Signature-Agent": a Dictionary of Strings with a `type`
+// parameter; the older bare String form is one member (key "").
+Result<SignatureAgents> parse_signature_agent(std::string_view field) {
+  if (field.size() > kMaxSignatureAgentBytes)
+    return Error{Errc::invalid_length, "Signature-Agent longer than " + std::to_string(kMaxSignatureAgentBytes) + " bytes"};
+  SignatureAgents out;
+  auto d = sf::parse_dictionary(field);
+  if (!d || d->empty() || (d->size() == 1 && !d->front().second.is_inner_list &&
+                           d->front().second.item.bare.type == sf::Type::boolean)) {
+    // Older drafts: one sf-string (a String Item begins with '"', a dictionary key never does).
+    auto it = sf::parse_item(field);
+    if (!it || it->bare.type != sf::Type::string)
+      return Error{Errc::invalid_encoding, "Signature-Agent is neither a dictionary of strings nor a string"};
+    out.push_back({"", AgentRef{it->bare.s, AgentType::directory, false}});
+    return out;
+  }
+  if (d->size() > kMaxSignatureAgentMembers)
+    return Error{Errc::invalid_length, "Signature-Agent has more than " + std::to_string(kMaxSignatureAgentMembers) + " members"};
+  for (const auto& [key, m] : d.value()) {
+    if (m.is_inner_list || m.item.bare.type != sf::Type::string)
+      return Error{Errc::invalid_encoding, "Signature-Agent member " + key + " is not a string"};
+    AgentRef ref{m.item.bare.s, AgentType::directory, false};
+    if (const auto* t = sf::find_param(m.item.params, "type")) {
+      if (t->type != sf::Type::token && t->type != sf::Type::string)
+        return Error{Errc::invalid_encoding, "Signature-Agent member " + key + ": type must be a token"};
+      ref.typed = true;
+      if (t->s == "directory") ref.type = AgentType::directory;
+      else if (t->s == "jwks_uri") ref.type = AgentType::jwks_uri;
+      else if (t->s == "cimd") ref.type = AgentType::cimd;
+      else return Error{Errc::unsupported, "Signature-Agent member " + key + ": unknown type " + t->s};
+    }
+    out.push_back({key, std::move(ref)});
+  }
+  return out;
+}
+
+namespace {
+const AgentRef* find_agent(const SignatureAgents& a, std::string_view key) {
+  for (const auto& [k, r] : a)
+    if (k == key) return &r;
+  return nullptr;
+}
+}  // namespace
+
+AgentBinding bind_label_agent(const SignatureAgents* agents, std::string_view label, const httpsig::SignatureParams& p) {
+  AgentBinding b;
+  auto refuse = [&b](Reason r, std::string d) {
+    b.reason = r;
+    b.detail = std::move(d);
+    b.member.reset();
+    return b;
+  };
+  bool whole = false;
+  std::vector<std::string> keys;  // members covered with ;key=, distinct, in order
+  for (const auto& c : p.components()) {
+    if (c.bare.s != "signature-agent") continue;
+    if (const auto* k = sf::find_param(c.params, "key")) {
+      if (std::find(keys.begin(), keys.end(), k->s) == keys.end()) keys.push_back(k->s);
+    } else {
+      whole = true;
+    }
+  }
+  const std::string own(label);
+  if (!agents) {
+    if (whole || !keys.empty())
+      return refuse(Reason::missing_signature_agent, "signature-agent is covered but the request has no Signature-Agent field");
+    return b;  // vouches for no agent
+  }
+  const bool legacy = agents->size() == 1 && agents->front().first.empty();
+  if (legacy) {
+    // A label covering no signature-agent component vouches for no agent.
+    if (!keys.empty())
+      return refuse(Reason::signature_agent_not_covered,
+                    "label " + own + " covers a Signature-Agent member, but the field is the legacy string form");
+    if (whole) b.member = "";
+    return b;
+  }
+  if (whole) {  // every member is covered: the label's own, or the only one
+    if (find_agent(*agents, own)) b.member = own;
+    else if (agents->size() == 1) b.member = agents->front().first;
+    return b;
+  }
+  // The member named after the label is that label's agent: it must be covered.
+  if (find_agent(*agents, own) && std::find(keys.begin(), keys.end(), own) == keys.end())
+    return refuse(Reason::signature_agent_not_covered, "Signature-Agent member \"" + own + "\" is not covered by label " + own);
+  for (const auto& k : keys)
+    if (!find_agent(*agents, k))
+      return refuse(Reason::missing_signature_agent, "label " + own + " covers Signature-Agent member \"" + k + "\", which is absent");
+  if (keys.empty()) return b;  // vouches for no agent (no member of its own)
+  if (std::find(keys.begin(), keys.end(), own) != keys.end()) b.member = own;
+  else if (keys.size() == 1) b.member = keys.front();
+  else
+    return refuse(Reason::profile_violation, "label " + own +
+                                                 " covers several Signature-Agent members and not its own: which agent it "
+                                                 "speaks for is ambiguous");
+  return b;
+}
+
+void AgentKeyResolver::set_agent_keys(std::string member, const httpsig::KeyResolver* keys) {
+  for (auto& [m, k] : by_member_)
+    if (m == member) {
+      k = keys;
+      return;
+    }
+  by_member_.emplace_back(std::move(member), keys);
+}
+
+std::optional<httpsig::ResolvedKey> AgentKeyResolver::resolve(std::string_view keyid) const {
+  return oob_ ? oob_->resolve(keyid) : std::nullopt;
+}
+std::optional<httpsig::ResolvedKey> AgentKeyResolver::resolve_for(std::string_view keyid, const SuiteInfo* alg) const {
+  return oob_ ? oob_->resolve_for(keyid, alg) : std::nullopt;
+}
+std::optional<httpsig::ResolvedKey> AgentKeyResolver::resolve_label(const Message&, std::string_view label,
+                                                                    const httpsig::SignatureParams& p,
+                                                                    const SuiteInfo* alg) const {
+  auto keyid = p.keyid();
+  if (!keyid) return std::nullopt;
+  if (auto k = resolve_for(*keyid, alg)) return k;
+  auto b = bind_label_agent(agents_, label, p);
+  if (b.reason != Reason::ok || !b.member) return std::nullopt;
+  for (const auto& [m, keys] : by_member_)
+    if (m == *b.member && keys) return keys->resolve_for(*keyid, alg);
+  return std::nullopt;
+}
+
 // ------------------------------------------------------------------ verifier
 
 Reason check_profile(const Message& msg, const std::string& label, const httpsig::SignatureParams& p,
@@ -259,51 +457,30 @@ Reason check_profile(const Message& msg, const std::string& label, const httpsig
     detail = "expires is required by the Web Bot Auth profile";
     return Reason::profile_violation;
   }
-  bool authority = false, whole_agent = false;
-  std::vector<std::string> agent_keys;
+  bool authority = false, covers_agent = false;
   for (const auto& c : p.components()) {
     if (c.bare.s == "@authority" && !sf::find_param(c.params, "req")) authority = true;
-    if (c.bare.s == "signature-agent") {
-      if (auto* k = sf::find_param(c.params, "key")) agent_keys.push_back(k->s);
-      else whole_agent = true;
-    }
+    if (c.bare.s == "signature-agent") covers_agent = true;
   }
   if (!authority) {
     detail = "\"@authority\" must be covered";
     return Reason::required_component_not_covered;
   }
+  // The rule (webbotauth.hpp, bind_label_agent): a label vouches for an agent only by covering it.
   auto sa = msg.get("signature-agent");
-  if (!sa) {
-    if (!agent_keys.empty() || whole_agent) {
-      detail = "signature-agent is covered but the request has no Signature-Agent field";
+  std::optional<SignatureAgents> agents;
+  if (sa) {
+    auto parsed = parse_signature_agent(*sa);
+    if (!parsed) {
+      if (!covers_agent) return Reason::ok;  // vouches for no agent; the field is not this label's concern
+      detail = "Signature-Agent: " + parsed.error().message;
       return Reason::missing_signature_agent;
     }
-    return Reason::ok;
+    agents = std::move(parsed.value());
   }
-  // The rule (webbotauth.hpp): a label vouches for an agent only by covering it.
-  auto d = sf::parse_dictionary(*sa);
-  if (d && !d->empty()) {
-    if (whole_agent) return Reason::ok;
-    // The member named after the label is that label's agent: it must be covered.
-    if (sf::find_member(d.value(), label) &&
-        std::find(agent_keys.begin(), agent_keys.end(), label) == agent_keys.end()) {
-      detail = "Signature-Agent member \"" + label + "\" is not covered by label " + label;
-      return Reason::signature_agent_not_covered;
-    }
-    for (const auto& k : agent_keys)
-      if (!sf::find_member(d.value(), k)) {
-        detail = "label " + label + " covers Signature-Agent member \"" + k + "\", which is absent";
-        return Reason::missing_signature_agent;
-      }
-    return Reason::ok;  // covers its member(s), or vouches for no agent (no member of its own)
-  }
-  // Legacy form: a single sf-string, covered whole by the labels that carry the agent; a label
-  // covering no signature-agent component vouches for no agent.
-  if (!agent_keys.empty()) {
-    detail = "label " + label + " covers a Signature-Agent member, but the field is the legacy string form";
-    return Reason::signature_agent_not_covered;
-  }
-  return Reason::ok;
+  auto b = bind_label_agent(agents ? &*agents : nullptr, label, p);
+  if (b.reason != Reason::ok) detail = b.detail;
+  return b.reason;
 }
 
 httpsig::VerifyReport verify_request(const Message& request, const httpsig::KeyResolver& keys, const VerifierOptions& opt) {

@@ -1,6 +1,7 @@
-// pqsig_serve: Signature-Agent parsing and the key directory cache (fetch over HTTPS with limits,
-// signed-response verification, max-age, LRU bound, negative caching, stale-while-error, one fetch
-// per directory), plus Signature Agent Card validation (draft-meunier-webbotauth-registry-04).
+// pqsig_serve: the key directory cache (fetch over HTTPS with limits and no redirects,
+// signed-response verification, keys filed under their thumbprints, max-age, LRU bound, negative
+// caching, stale-while-error, one fetch per directory), plus Signature Agent Card validation
+// (draft-meunier-webbotauth-registry-04). Signature-Agent parsing is the library's (webbotauth.hpp).
 #include <algorithm>
 #include <chrono>
 #include <charconv>
@@ -12,21 +13,10 @@
 namespace pqsig::serve {
 namespace {
 
-constexpr std::size_t kMaxAgentField = 4096;
-
 std::string lower(std::string_view s) {
   std::string o(s);
   for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return o;
-}
-
-std::string_view type_name(AgentType t) {
-  switch (t) {
-    case AgentType::directory: return "directory";
-    case AgentType::jwks_uri: return "jwks_uri";
-    case AgentType::cimd: return "cimd";
-  }
-  return "?";
 }
 
 // Cache-Control max-age (RFC 9111 §5.2.2.1); no-store / no-cache → 0; absent → nullopt.
@@ -49,37 +39,6 @@ std::int64_t steady_now_ms() {
 }
 
 }  // namespace
-
-Result<std::vector<std::pair<std::string, AgentRef>>> parse_signature_agent(std::string_view field) {
-  if (field.size() > kMaxAgentField) return Error{Errc::invalid_length, "Signature-Agent longer than 4096 bytes"};
-  std::vector<std::pair<std::string, AgentRef>> out;
-  auto d = sf::parse_dictionary(field);
-  if (!d || d->empty() || (d->size() == 1 && !d->front().second.is_inner_list &&
-                           d->front().second.item.bare.type == sf::Type::boolean)) {
-    // Older drafts: one sf-string.
-    auto it = sf::parse_item(field);
-    if (!it || it->bare.type != sf::Type::string)
-      return Error{Errc::invalid_encoding, "Signature-Agent is neither a dictionary of strings nor a string"};
-    out.push_back({"", AgentRef{it->bare.s, AgentType::directory}});
-    return out;
-  }
-  for (const auto& [label, m] : d.value()) {
-    if (m.is_inner_list || m.item.bare.type != sf::Type::string)
-      return Error{Errc::invalid_encoding, "Signature-Agent member " + label + " is not a string"};
-    AgentRef ref{m.item.bare.s, AgentType::directory};
-    if (const auto* t = sf::find_param(m.item.params, "type")) {
-      if (t->type != sf::Type::token && t->type != sf::Type::string)
-        return Error{Errc::invalid_encoding, "Signature-Agent member " + label + ": type must be a token"};
-      ref.typed = true;
-      if (t->s == "directory") ref.type = AgentType::directory;
-      else if (t->s == "jwks_uri") ref.type = AgentType::jwks_uri;
-      else if (t->s == "cimd") ref.type = AgentType::cimd;
-      else return Error{Errc::unsupported, "Signature-Agent member " + label + ": unknown type " + t->s};
-    }
-    out.push_back({label, std::move(ref)});
-  }
-  return out;
-}
 
 namespace {
 // draft-meunier-webbotauth-registry §3: card members shared by fetched and inline cards.
@@ -144,37 +103,43 @@ std::size_t DirectoryCache::size() const {
   return slots_.size();
 }
 
-Result<client::HttpResponse> DirectoryCache::fetch_following(const std::string& start) {
+// draft-ietf-webbotauth-httpsig-protocol, "Key Distribution and Discovery": each resource MUST
+// be served with 200; a verifier "MUST NOT automatically follow HTTP redirects" — a redirect is a
+// failed fetch (following one would file another origin's keys under the URL the request named).
+Result<client::HttpResponse> DirectoryCache::fetch_once(const std::string& url) {
   fetches_.fetch_add(1);
-  if (fetch_) return fetch_(start);
-  std::string url = start;
-  for (int hop = 0; hop <= opt_.max_redirects; ++hop) {
+  Result<client::HttpResponse> r = Error{Errc::internal, "unset"};
+  if (fetch_) {
+    r = fetch_(url);
+  } else {
     std::vector<httpsig::FieldLine> h{{"Accept", std::string(webbotauth::kDirectoryMediaType) + ", application/json"}};
-    auto r = client::http_exchange("GET", url, h, {}, opt_.http);
-    if (!r) return r.error();
-    long st = r->status;
-    auto loc = r->header("location");
-    if ((st == 301 || st == 302 || st == 303 || st == 307 || st == 308) && loc) {
-      auto next = client::resolve_url(url, *loc);
-      if (!next) return next.error();
-      url = next.value();
-      continue;
-    }
-    r->url = url;
-    return r;
+    r = client::http_exchange("GET", url, h, {}, opt_.http);
   }
-  return Error{Errc::policy, "more than " + std::to_string(opt_.max_redirects) + " redirects fetching " + start};
+  if (!r) return r.error();
+  if (r->status != 200) {
+    if (r->status >= 300 && r->status < 400)
+      return Error{Errc::policy, url + " answered HTTP " + std::to_string(r->status) +
+                                     ": key discovery follows no redirect (draft-ietf-webbotauth-httpsig-protocol)"};
+    return Error{Errc::io, url + " answered HTTP " + std::to_string(r->status)};
+  }
+  r->url = url;
+  return r;
 }
 
 Result<std::shared_ptr<const AgentKeys>> DirectoryCache::load(const AgentRef& agent, std::int64_t now, std::int64_t* ttl) {
   auto u = client::parse_url(agent.url);
   if (!u) return u.error();
   std::string url = agent.url;
-  if (agent.type == AgentType::directory && (u->path_query == "/" || u->path_query.empty()))
+  if (agent.type == AgentType::directory) {
+    // The draft: a directory member "MUST be the ASCII serialization of an origin" (an empty path
+    // "/" may be accepted); its keys are at the well-known URI of that origin, and nowhere else.
+    if (u->path_query != "/" && u->path_query != webbotauth::kDirectoryPath)
+      return Error{Errc::policy, agent.url + ": a directory agent must name an origin (keys are served at " +
+                                     std::string(webbotauth::kDirectoryPath) + ")"};
     url = u->origin() + std::string(webbotauth::kDirectoryPath);
-  auto resp = fetch_following(url);
+  }
+  auto resp = fetch_once(url);
   if (!resp) return resp.error();
-  if (resp->status != 200) return Error{Errc::io, url + " answered HTTP " + std::to_string(resp->status)};
   auto ma = max_age_of(resp->header("cache-control"));
   *ttl = std::clamp(ma.value_or(opt_.default_ttl), opt_.min_ttl, opt_.max_ttl);
   auto keys = std::make_shared<AgentKeys>();
@@ -187,9 +152,8 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::load(const AgentRef& ag
     if (mt != webbotauth::kDirectoryMediaType && mt != "application/json")
       return Error{Errc::invalid_encoding, url + ": media type '" + mt + "' is not " + std::string(webbotauth::kDirectoryMediaType)};
     if (opt_.require_signed_directory) {
-      auto fu = client::parse_url(resp->url.empty() ? url : resp->url);
-      if (!fu) return fu.error();
-      auto rep = webbotauth::verify_directory(resp->as_message(), fu->authority(), now, 60);
+      // Signed for the authority this verifier asked (no redirect was followed).
+      auto rep = webbotauth::verify_directory(resp->as_message(), u->authority(), now, 60);
       if (!rep.policy_satisfied) return Error{Errc::verify_failed, url + ": directory signature: " + rep.policy_detail};
     }
   } else if (agent.type == AgentType::cimd) {
@@ -198,20 +162,22 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::load(const AgentRef& ag
     if (!card->jwks.empty()) {
       jwks = card->jwks;
     } else {
-      auto jr = fetch_following(card->jwks_uri);
+      auto jr = fetch_once(card->jwks_uri);
       if (!jr) return jr.error();
-      if (jr->status != 200) return Error{Errc::io, card->jwks_uri + " answered HTTP " + std::to_string(jr->status)};
       jwks = jr->body;
     }
   }
-  auto n = webbotauth::add_jwks(keys->store, jwks);
+  // Each key under its own thumbprint only; at a directory a kid naming another key is refused.
+  auto n = webbotauth::add_fetched_jwks(keys->store, jwks, agent.type == AgentType::directory);
   if (!n) return Error{n.error().code, url + ": " + n.error().message};
+  if (metrics_ && n->kid_mismatch) metrics_->dir_kid_mismatch += n->kid_mismatch;
+  if (n->filed == 0) return Error{Errc::unsupported, url + ": no usable key: " + n->errors};
   if (keys->store.size() == 0) return Error{Errc::invalid_encoding, url + ": no usable key"};
   return std::shared_ptr<const AgentKeys>(std::move(keys));
 }
 
 Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& agent, std::int64_t now) {
-  const std::string key = std::string(type_name(agent.type)) + " " + agent.url;
+  const std::string key = std::string(webbotauth::agent_type_name(agent.type)) + " " + agent.url;
   std::unique_lock<std::mutex> lk(mu_);
   if (slots_.find(key) == slots_.end() && slots_.size() >= opt_.max_entries) {
     auto victim = slots_.end();
@@ -220,7 +186,7 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& age
     if (victim == slots_.end()) return Error{Errc::policy, "directory cache full of pending fetches"};
     slots_.erase(victim);
   }
-  const std::int64_t wait_deadline = steady_now_ms() + opt_.http.total_timeout_ms * (opt_.max_redirects + 2) + 1000;
+  const std::int64_t wait_deadline = steady_now_ms() + opt_.http.total_timeout_ms * 3 + 1000;
   for (int round = 0; round < 4; ++round) {
     Slot& s = slots_[key];
     s.last_used = now;

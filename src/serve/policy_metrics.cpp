@@ -1,5 +1,7 @@
 // pqsig_serve: the strict JSON policy of the verifier and its Prometheus metrics.
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +36,46 @@ Result<std::int64_t> integer(const json& v, const char* name, std::int64_t lo, s
 }
 
 }  // namespace
+
+Result<std::string> normalize_authority(std::string_view a, std::string_view scheme) {
+  auto bad_authority = [&a](const char* why) {
+    return Error{Errc::invalid_argument, "authority '" + std::string(a.substr(0, 64)) + "': " + why};
+  };
+  if (a.empty() || a.size() > 262) return bad_authority("must be host[:port], 1..262 characters");
+  std::string s(a);
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string host = s, port;
+  if (s.front() == '[') {
+    auto close = s.find(']');
+    if (close == std::string::npos) return bad_authority("unclosed IPv6 literal");
+    host = s.substr(0, close + 1);
+    if (close + 1 < s.size()) {
+      if (s[close + 1] != ':') return bad_authority("text after the IPv6 literal");
+      port = s.substr(close + 2);
+    }
+    for (char c : host.substr(1, host.size() - 2))
+      if (!std::isxdigit(static_cast<unsigned char>(c)) && c != ':' && c != '.') return bad_authority("not an IPv6 literal");
+  } else {
+    auto colon = s.find(':');
+    if (colon != std::string::npos) {
+      host = s.substr(0, colon);
+      port = s.substr(colon + 1);
+    }
+    if (host.empty() || host.front() == '.' || host.front() == '-') return bad_authority("not a host name");
+    for (char c : host)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') return bad_authority("not a host name");
+  }
+  if (s.find(':') != std::string::npos && port.empty()) return bad_authority("empty port");
+  if (!port.empty()) {
+    if (port.size() > 5) return bad_authority("bad port");
+    for (char c : port)
+      if (!std::isdigit(static_cast<unsigned char>(c))) return bad_authority("bad port");
+    long n = std::atol(port.c_str());
+    if (n < 1 || n > 65535) return bad_authority("bad port");
+    if ((scheme == "https" && n == 443) || (scheme == "http" && n == 80)) port.clear();
+  }
+  return port.empty() ? host : host + ":" + port;
+}
 
 Result<Policy> parse_policy(std::string_view text) {
   if (text.size() > kMaxPolicyBytes) return bad("file larger than 64 KiB");
@@ -106,6 +148,15 @@ Result<Policy> parse_policy(std::string_view text) {
     } else if (k == "require_nonce") {
       if (!v.is_boolean()) return bad("require_nonce must be true or false");
       p.require_nonce = v.get<bool>();
+    } else if (k == "authorities") {
+      auto s = strings(v, "authorities", 256);
+      if (!s) return s.error();
+      if (s->empty()) return bad("authorities must name at least one authority");
+      for (const auto& a : s.value()) {
+        auto n = normalize_authority(a, "");  // validated here; the scheme's default port is dropped by the verifier
+        if (!n) return bad("authorities: " + n.error().message);
+      }
+      p.authorities = s.value();
     } else if (k == "agents") {
       auto s = strings(v, "agents", 64);
       if (!s) return s.error();
@@ -176,6 +227,8 @@ std::string Metrics::render() const {
   counter("pqsig_directory_fetch_errors_total", "Key directory fetches that failed.", dir_fetch_errors.load());
   counter("pqsig_directory_stale_served_total", "Expired directory entries served while fetches fail.", dir_stale.load());
   counter("pqsig_directory_negative_hits_total", "Lookups answered by a cached failure.", dir_negative.load());
+  counter("pqsig_directory_kid_mismatch_total", "Fetched directory entries refused: kid is not the key's RFC 7638 thumbprint.",
+          dir_kid_mismatch.load());
   counter("pqsig_nonce_store_errors_total", "Nonce replay store failures (e.g. Redis unreachable).", nonce_store_errors.load());
   counter("pqsig_nonce_store_fail_open_total", "Requests accepted without a replay check (fail-open mode).", nonce_fail_open.load());
   counter("pqsig_internal_errors_total", "Internal errors (answered 401).", internal_errors.load());

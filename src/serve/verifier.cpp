@@ -1,8 +1,11 @@
-// pqsig_serve: the decision for one proxied request — keys from static JWKS and the
-// Signature-Agent directories, the library's RFC 9421 / Web Bot Auth verification under the
-// policy, nonce replay included (the library records nonces only once the policy is satisfied).
+// pqsig_serve: the decision for one proxied request — the authority checked against the ones
+// this verifier protects, keys from static JWKS and from the directory of the agent each label
+// covers (webbotauth::AgentKeyResolver: never another agent's), the library's RFC 9421 / Web Bot
+// Auth verification under the policy, nonce replay included (the library records nonces only
+// once the policy is satisfied).
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "pqsig/serve.hpp"
 
@@ -10,31 +13,6 @@ namespace pqsig::serve {
 namespace {
 
 namespace hs = pqsig::httpsig;
-
-/// Static keys first, then the keys of each agent the request names.
-class CompositeResolver : public hs::KeyResolver {
- public:
-  CompositeResolver(const hs::KeyStore& st, const std::vector<std::shared_ptr<const AgentKeys>>& agents)
-      : static_(st), agents_(agents) {}
-  std::optional<hs::ResolvedKey> resolve(std::string_view keyid) const override { return resolve_for(keyid, nullptr); }
-  std::optional<hs::ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const override {
-    if (auto k = static_.resolve_for(keyid, alg)) return k;
-    for (const auto& a : agents_)
-      if (auto k = a->store.resolve_for(keyid, alg)) return k;
-    return std::nullopt;
-  }
-  /// Where a keyid came from: "" = static keys, else the agent URL.
-  std::string source(std::string_view keyid) const {
-    if (static_.resolve(keyid)) return "";
-    for (const auto& a : agents_)
-      if (a->store.resolve(keyid)) return a->url;
-    return "";
-  }
-
- private:
-  const hs::KeyStore& static_;
-  const std::vector<std::shared_ptr<const AgentKeys>>& agents_;
-};
 
 Decision reject(std::string reason, std::string detail) {
   Decision d;
@@ -63,6 +41,20 @@ Result<std::unique_ptr<Verifier>> Verifier::create(VerifyOptions opt, const std:
   }
   if (v->opt_.policy.require_nonce && !replay) return Error{Errc::invalid_argument, "the policy requires nonces but no replay store is configured"};
   if (v->static_.size() == 0 && !dirs) return Error{Errc::invalid_argument, "no keys: give --keys or enable directory fetching"};
+  // The authorities protected here (cross-site replay: a signature a bot made for another site
+  // must never be accepted because the proxy forwarded that site's name).
+  if (v->opt_.any_authority && !v->opt_.policy.authorities.empty())
+    return Error{Errc::invalid_argument, "authorities are listed and any_authority is set: choose one"};
+  if (!v->opt_.any_authority && v->opt_.policy.authorities.empty())
+    return Error{Errc::invalid_argument,
+                 "the verifier must know the authorities it protects: --authority example.org[,www.example.org] "
+                 "(or the policy's \"authorities\"); --any-authority turns the check off, only when the proxy in front "
+                 "refuses every other name"};
+  for (const auto& a : v->opt_.policy.authorities) {
+    auto n = normalize_authority(a, v->opt_.scheme);
+    if (!n) return n.error();
+    v->authorities_.push_back(n.value());
+  }
   v->dirs_ = dirs;
   v->replay_ = replay;
   v->metrics_ = metrics;
@@ -106,38 +98,74 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
   if (fields->input.size() > opt_.max_labels)
     return reject("too_many_labels", std::to_string(fields->input.size()) + " labels (limit " + std::to_string(opt_.max_labels) + ")");
 
-  // Keys of the agents the request names (fetched / cached).
-  std::vector<std::shared_ptr<const AgentKeys>> agents;
-  std::string agent_error;
-  if (auto sa = req.get("signature-agent"); sa && dirs_) {
-    auto refs = parse_signature_agent(*sa);
+  // The authority the request was sent to must be one this verifier protects, before any key
+  // lookup or directory fetch.
+  if (!opt_.any_authority) {
+    auto auth = hs::component_value(req, hs::component("@authority"));
+    if (!auth) return reject("authority_not_protected", "the request names no authority (Host)");
+    if (std::find(authorities_.begin(), authorities_.end(), auth.value()) == authorities_.end())
+      return reject("authority_not_protected", "authority '" + auth->substr(0, 128) + "' is not protected by this verifier");
+  }
+
+  // The Signature-Agent field, parsed once (the library's parser), and the keys of the agent
+  // each label covers (webbotauth::bind_label_agent): only those agents are fetched, and a
+  // label's key is looked up in its own agent's keys only.
+  std::optional<webbotauth::SignatureAgents> agents;
+  if (auto sa = req.get("signature-agent")) {
+    auto refs = webbotauth::parse_signature_agent(*sa);
     if (!refs) return reject("malformed_signature_agent", refs.error().message);
+    agents = std::move(refs.value());
+  }
+  webbotauth::AgentKeyResolver resolver(agents ? &*agents : nullptr, &static_);
+  std::vector<std::shared_ptr<const AgentKeys>> held;               // kept alive while verifying
+  std::vector<std::pair<std::string, std::string>> agent_errors;   // member -> why its keys are missing
+  if (agents && dirs_) {
+    std::vector<std::string> done;
     std::size_t n = 0;
-    for (const auto& [label, named] : refs.value()) {
+    for (const auto& [label, in] : fields->input) {
+      if (!in.is_inner_list) continue;
+      auto b = webbotauth::bind_label_agent(&*agents, label, hs::SignatureParams{in.inner});
+      if (b.reason != hs::Reason::ok || !b.member) continue;  // refused by the profile check / no agent
+      if (std::find(done.begin(), done.end(), *b.member) != done.end()) continue;
+      done.push_back(*b.member);
       if (++n > opt_.max_agents) break;
-      AgentRef ref = named;
+      const AgentRef* named = nullptr;
+      for (const auto& [m, r] : *agents)
+        if (m == *b.member) named = &r;
+      if (!named) continue;
+      AgentRef ref = *named;
       bool in_policy = std::find(pol.agents.begin(), pol.agents.end(), ref.url) != pol.agents.end();
       const AgentRef* reg = nullptr;
       if (!opt_.registry_agents.empty()) {
         std::string want = agent_fetch_url(ref);
         for (const auto& r : opt_.registry_agents)
           if (r.url == ref.url || agent_fetch_url(r) == want) reg = &r;
-        if (reg && !ref.typed) ref.type = reg->type;  // the registry says what the URL is
+        if (reg) ref.type = reg->type;  // the registry (the operator) says what the URL is
       }
       bool restricted = !pol.agents.empty() || opt_.registry_only || !opt_.registry_agents.empty();
       if (restricted && !in_policy && !reg) {
-        agent_error = "agent " + ref.url + " is not allowed by the policy or the registry";
+        agent_errors.emplace_back(*b.member, "agent " + ref.url + " is not allowed by the policy or the registry");
         continue;
       }
-      bool dup = false;
-      for (const auto& a : agents) dup = dup || a->url == ref.url;
-      if (dup) continue;
+      // What each discovery type proves (docs/deploy.md): a directory is signed for its origin by
+      // the keys it publishes; a jwks_uri or card proves only that a host served keys at a path.
+      // A request cannot pick the weaker proof: those types are fetched only for agents the
+      // operator listed (registry / policy agents), or when signed directories are not required.
+      if (ref.type != AgentType::directory && !in_policy && !reg && dirs_->options().require_signed_directory) {
+        agent_errors.emplace_back(*b.member, "agent " + ref.url + ": type " + std::string(webbotauth::agent_type_name(ref.type)) +
+                                                 " is accepted only for agents listed in the registry or the policy "
+                                                 "(a request cannot choose to skip the signed directory)");
+        continue;
+      }
       auto k = dirs_->get(ref, now);
-      if (k) agents.push_back(k.value());
-      else agent_error = k.error().message;
+      if (!k) {
+        agent_errors.emplace_back(*b.member, k.error().message);
+        continue;
+      }
+      held.push_back(k.value());
+      resolver.set_agent_keys(*b.member, &held.back()->store);
     }
   }
-  CompositeResolver resolver(static_, agents);
 
   hs::VerifyPolicy vp;
   vp.now = now;
@@ -158,6 +186,14 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
   vp.check_content_digest = true;
   bool wba = pol.required_tag == webbotauth::kTag;
   auto rep = hs::verify_message(req, resolver, vp, nullptr, wba ? &webbotauth::check_profile : nullptr, nullptr);
+  // The member a label vouches for (attribution, and which agent's failure explains a missing key).
+  auto member_of = [&](const std::string& label) -> std::optional<std::string> {
+    if (!agents) return std::nullopt;
+    const sf::Member* in = sf::find_member(fields->input, label);
+    if (!in || !in->is_inner_list) return std::nullopt;
+    auto b = webbotauth::bind_label_agent(&*agents, label, hs::SignatureParams{in->inner});
+    return b.reason == hs::Reason::ok ? b.member : std::nullopt;
+  };
   if (metrics_ && rep.nonce_errors) {
     metrics_->nonce_store_errors += rep.nonce_errors;
     if (opt_.replay_fail_open && rep.policy_satisfied) metrics_->nonce_fail_open += rep.nonce_errors;
@@ -172,8 +208,11 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
     }
     if (first_invalid) return reject(std::string(hs::reason_name(first_invalid->reason)), first_invalid->label + ": " + first_invalid->detail);
     if (first_skipped) {
-      if (first_skipped->reason == hs::Reason::unknown_keyid && !agent_error.empty())
-        return reject("directory_unavailable", agent_error);
+      if (first_skipped->reason == hs::Reason::unknown_keyid) {
+        if (auto m = member_of(first_skipped->label))
+          for (const auto& [member, why] : agent_errors)
+            if (member == *m) return reject("directory_unavailable", first_skipped->label + ": " + why);
+      }
       return reject(std::string(hs::reason_name(first_skipped->reason)), first_skipped->label + ": " + first_skipped->detail);
     }
     return reject("policy_not_satisfied", rep.policy_detail);
@@ -189,14 +228,12 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
       d.label = v.label;
       d.keyid = v.keyid;
       d.alg = v.alg;
-      d.agent = resolver.source(v.keyid);
-      if (d.agent.empty()) {  // a static key: name the agent the label covers, if any
-        if (auto sa = req.get("signature-agent")) {
-          if (auto refs = parse_signature_agent(*sa))
-            for (const auto& [l, ref] : refs.value())
-              if (l == v.label || l.empty()) d.agent = ref.url;
-        }
-      }
+      // Attribution: the agent this label covers — its key came from that agent's keys, or from
+      // the operator's static keys (which then vouch for the covered claim); no covered member,
+      // no agent.
+      if (auto m = member_of(v.label))
+        for (const auto& [k, ref] : *agents)
+          if (k == *m) d.agent = ref.url;
     }
   }
   return d;

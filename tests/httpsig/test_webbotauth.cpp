@@ -580,3 +580,64 @@ TEST(WebBotAuthSigner, SignVerifyPropertyOverRandomLabelsAgentsAndForms) {
   EXPECT_GT(signed_ok, 20);
   EXPECT_GT(refused, 0);
 }
+
+// ---------------------------------------------------------------- issue 20: fetched keys and key binding
+
+// A fetched key set files each key under its own thumbprint only; at a directory, an entry whose
+// kid names another key is refused (counted); at a jwks_uri / card, kid is a label and ignored.
+TEST(WebBotAuthKeys, FetchedKeysFiledUnderTheirThumbprintOnly) {
+  auto gen = [] {
+    auto k = SigningKey::generate(*find_suite("ed25519").value());
+    return jose::to_jwk(k.value(), false).value();
+  };
+  std::string victim = gen(), own = gen();
+  std::string victim_kid = jose::thumbprint(victim).value(), own_kid = jose::thumbprint(own).value();
+  auto j = nlohmann::json::parse(own);
+  j["kid"] = victim_kid;
+  std::string body = "{\"keys\":[" + j.dump() + "]}";
+  {
+    KeyStore st;
+    auto r = wba::add_fetched_jwks(st, body, true);
+    ASSERT_TRUE(r.ok()) << r.error().what();
+    EXPECT_EQ(r->kid_mismatch, 1u);
+    EXPECT_EQ(r->filed, 0u);
+    EXPECT_FALSE(st.resolve(victim_kid).has_value());
+    EXPECT_FALSE(st.resolve(own_kid).has_value());
+  }
+  {
+    KeyStore st;
+    auto r = wba::add_fetched_jwks(st, body, false);
+    ASSERT_TRUE(r.ok()) << r.error().what();
+    EXPECT_EQ(r->filed, 1u);
+    EXPECT_FALSE(st.resolve(victim_kid).has_value()) << "filed under the kid it claimed";
+    EXPECT_TRUE(st.resolve(own_kid).has_value());
+  }
+  {  // operator-configured keys keep their kid (add_jwks), fetched ones never do
+    KeyStore st;
+    ASSERT_TRUE(wba::add_jwks(st, body).ok());
+    EXPECT_TRUE(st.resolve(victim_kid).has_value());
+  }
+  {  // shared secrets are never taken from a stranger
+    KeyStore st;
+    auto r = wba::add_fetched_jwks(st, R"({"keys":[{"kty":"oct","k":"c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0"}]})", false);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->filed, 0u);
+    EXPECT_EQ(st.size(), 0u);
+  }
+}
+
+// One parser of Signature-Agent, in the library.
+TEST(WebBotAuthKeys, SignatureAgentParser) {
+  auto d = wba::parse_signature_agent(R"(sig1="https://a.example", sig2="https://b.example/k";type=jwks_uri)");
+  ASSERT_TRUE(d.ok()) << d.error().what();
+  ASSERT_EQ(d->size(), 2u);
+  EXPECT_EQ((*d)[1].second.type, wba::AgentType::jwks_uri);
+  EXPECT_TRUE((*d)[1].second.typed);
+  auto legacy = wba::parse_signature_agent(R"("https://a.example")");
+  ASSERT_TRUE(legacy.ok());
+  EXPECT_EQ((*legacy)[0].first, "");
+  std::string many;
+  for (int i = 0; i < 17; ++i) many += (i ? ", " : "") + std::string("s") + std::to_string(i) + "=\"https://a.example\"";
+  EXPECT_EQ(wba::parse_signature_agent(many).error().code, Errc::invalid_length);
+  EXPECT_EQ(wba::parse_signature_agent(std::string(5000, 'a')).error().code, Errc::invalid_length);
+}

@@ -161,8 +161,8 @@ int port_of(const std::string& host_port) { return std::atoi(host_port.substr(ho
 /// A misbehaving "directory": slow (answers after 2 s), garbage, or an endless body.
 class FaultServer {
  public:
-  enum class Mode { slow, garbage, huge };
-  explicit FaultServer(Mode m) : mode_(m) {
+  enum class Mode { slow, garbage, huge, redirect };
+  explicit FaultServer(Mode m, std::string location = {}) : mode_(m), location_(std::move(location)) {
     fd_ = socket(AF_INET, SOCK_STREAM, 0);
     int one = 1;
     setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -200,6 +200,8 @@ class FaultServer {
       if (mode_ == Mode::slow) {
         for (int k = 0; k < 20 && !stop_; ++k) std::this_thread::sleep_for(100ms);
         send_all(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}");
+      } else if (mode_ == Mode::redirect) {
+        send_all(c, "HTTP/1.1 302 Found\r\nLocation: " + location_ + "\r\nContent-Length: 0\r\n\r\n");
       } else if (mode_ == Mode::garbage) {
         send_all(c, "HTTP/1.1 200 OK\r\nContent-Type: application/http-message-signatures-directory+json\r\n"
                     "Content-Length: 17\r\n\r\n{{{ not json !!!}");
@@ -223,6 +225,7 @@ class FaultServer {
     return true;
   }
   Mode mode_;
+  std::string location_;
   int fd_ = -1, port_ = 0;
   std::atomic<bool> stop_{false};
   std::atomic<int> served_{0};
@@ -292,6 +295,9 @@ struct Live {
     dir_url = "http://" + d;
 
     redis_port = free_port();
+    nginx_port = free_port();
+    // The authorities nginx serves here (the verifier refuses every other @authority).
+    const std::string protect = "127.0.0.1:" + std::to_string(nginx_port) + ",localhost:" + std::to_string(nginx_port);
     start_redis();
     if (!wait_port(redis_port)) return fail("redis did not start: " + slurp(dir + "/redis.log"));
 
@@ -299,25 +305,27 @@ struct Live {
                             "redis://127.0.0.1:" + std::to_string(redis_port), "--insecure-allow-http",
                             "--allow-private-directories",
                             "--directory-timeout-ms", "500", "--negative-ttl", "1", "--ready-file", dir + "/ver.ready",
-                            "--ca-file", dir + "/tls.crt"},
+                            "--ca-file", dir + "/tls.crt", "--authority", protect},
                            dir + "/verify.log");
     // The Ed25519-only verifier has static keys and the default network policy: directories on
     // loopback / private addresses are refused (no SSRF), so it never fetches ours.
     std::ofstream(dir + "/ed-pub.jwk") << pqsig::jose::public_jwk(ed_priv).value();
     verifier_ed = Proc::start({kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--policy", dir + "/ed-only.json",
-                               "--keys", dir + "/ed-pub.jwk", "--insecure-allow-http", "--ready-file", dir + "/ver-ed.ready"},
+                               "--keys", dir + "/ed-pub.jwk", "--insecure-allow-http", "--ready-file", dir + "/ver-ed.ready",
+                               "--authority", protect},
                               dir + "/verify-ed.log");
     std::string v = wait_ready_file(dir + "/ver.ready");
     std::string ve = wait_ready_file(dir + "/ver-ed.ready");
     if (v.empty() || ve.empty()) return fail("verifier did not start: " + slurp(dir + "/verify.log") + slurp(dir + "/verify-ed.log"));
     verify_port = port_of(v);
 
-    nginx_port = free_port();
+    // As docs/deploy.md: the authority nginx routed on ($host: the request line's host for an
+    // absolute-form request, else Host; plus the port it arrived on), never the client's Host as sent.
     std::string auth_block = R"(
       internal;
       proxy_pass_request_body off;
       proxy_set_header Content-Length "";
-      proxy_set_header Host $http_host;
+      proxy_set_header Host $host:$server_port;
       proxy_set_header X-Original-URI $request_uri;
       proxy_set_header X-Original-Method $request_method;
       proxy_http_version 1.1;
@@ -345,7 +353,7 @@ struct Live {
         << "  large_client_header_buffers 4 64k;\n"
         << "  upstream pqsig_verify { server " << v << "; keepalive 16; }\n"
         << "  upstream pqsig_verify_ed { server " << ve << "; keepalive 16; }\n"
-        << "  server {\n    listen 127.0.0.1:" << nginx_port << ";\n    root " << dir << "/www;\n"
+        << "  server {\n    listen 127.0.0.1:" << nginx_port << ";\n    server_name 127.0.0.1 localhost;\n    root " << dir << "/www;\n"
         << "    location = /_auth { proxy_pass http://pqsig_verify;" << auth_block << "    }\n"
         << "    location = /_auth_ed { proxy_pass http://pqsig_verify_ed;" << auth_block << "    }\n"
         << "    location /open/ { }\n"
@@ -387,6 +395,7 @@ struct Live {
     o.agent = agent.empty() ? dir_url : agent;
     if (now) o.clock = [now] { return now; };
     o.http.allow_http = true;
+    o.http.allow_private_addresses = true;  // everything here is on 127.0.0.1
     o.log = [](std::string_view) {};
     return o;
   }
@@ -400,12 +409,14 @@ struct Live {
   pqsig::Result<cl::HttpResponse> send(const hs::Message& m, const std::string& path = "/index.html") const {
     cl::HttpLimits l;
     l.allow_http = true;
+    l.allow_private_addresses = true;
     l.total_timeout_ms = 8000;
     return cl::http_exchange(m.method, origin() + path, m.headers, {}, l);
   }
   std::string metrics() const {
     cl::HttpLimits l;
     l.allow_http = true;
+    l.allow_private_addresses = true;
     auto r = cl::http_exchange("GET", "http://127.0.0.1:" + std::to_string(verify_port) + "/metrics", {}, {}, l);
     return r ? r->body : "";
   }
@@ -442,7 +453,7 @@ class ServeLive : public ::testing::Test {
 TEST_F(ServeLive, FetchThroughNginxGets200) {
   std::string out = L().dir + "/fetch.out";
   std::string cmd = kPqsig + " fetch " + L().origin() + "/index.html --key sig1=" + L().ed_file + " --key sig2=" +
-                    L().ml_file + " --agent " + L().dir_url + " --insecure-allow-http -i > " + out + " 2>&1";
+                    L().ml_file + " --agent " + L().dir_url + " --insecure-allow-http --allow-private-addresses -i > " + out + " 2>&1";
   int rc = std::system(cmd.c_str());
   std::string text = slurp(out);
   EXPECT_EQ(rc, 0) << text;
@@ -464,6 +475,7 @@ TEST_F(ServeLive, RedirectHopIsResignedForItsAuthority) {
   m.set("Host", "localhost:" + std::to_string(L().nginx_port));
   cl::HttpLimits l;
   l.allow_http = true;
+  l.allow_private_addresses = true;
   auto bad = cl::http_exchange("GET", "http://localhost:" + std::to_string(L().nginx_port) + "/index.html", m.headers, {}, l);
   ASSERT_TRUE(bad.ok()) << bad.error().what();
   EXPECT_EQ(bad->status, 401);
@@ -473,7 +485,7 @@ TEST_F(ServeLive, RedirectHopIsResignedForItsAuthority) {
 TEST_F(ServeLive, ChallengeModeSignsAfter401) {
   std::string out = L().dir + "/fetch-challenge.out";
   std::string cmd = kPqsig + " fetch " + L().origin() + "/index.html --key sig1=" + L().ed_file + " --agent " +
-                    L().dir_url + " --insecure-allow-http --challenge -v > " + out + " 2>&1";
+                    L().dir_url + " --insecure-allow-http --allow-private-addresses --challenge -v > " + out + " 2>&1";
   int rc = std::system(cmd.c_str());
   std::string text = slurp(out);
   EXPECT_EQ(rc, 0) << text;
@@ -494,7 +506,7 @@ TEST_F(ServeLive, RejectionsCarryTheReason) {
   {
     auto m = L().signed_req(L().opts());
     m.set("Host", "evil.example:" + std::to_string(L().nginx_port));
-    expect_401(m, "signature_mismatch");
+    expect_401(m, "authority_not_protected");  // not a name this site serves
   }
   {
     auto m = L().signed_req(L().opts());
@@ -532,6 +544,53 @@ TEST_F(ServeLive, RejectionsCarryTheReason) {
   }
 }
 
+// Issue 20 #3: a signature a bot made while crawling attacker.example is refused at the
+// protected site — with the Host it was made for, and with an absolute-form request line naming
+// the protected site while Host names the attacker's (nginx routes on the request line).
+TEST_F(ServeLive, CrossSiteSignatureRefused) {
+  const std::string port = std::to_string(L().nginx_port);
+  auto for_attacker = [&] {
+    cl::Client c(L().opts());
+    auto m = c.build_signed("GET", cl::parse_url("http://attacker.example:" + port + "/index.html").value(), {}, {});
+    EXPECT_TRUE(m.ok());
+    return m.value();
+  };
+  expect_401(for_attacker(), "authority_not_protected");
+  // Raw request lines (libcurl always sends origin-form).
+  auto raw = [&](const std::string& target, const hs::Message& m) {
+    int fd = connect_port(L().nginx_port);
+    EXPECT_GE(fd, 0);
+    std::string req = "GET " + target + " HTTP/1.1\r\n";
+    for (const auto& h : m.headers) req += h.name + ": " + h.value + "\r\n";
+    req += "Connection: close\r\n\r\n";
+    EXPECT_EQ(send(fd, req.data(), req.size(), MSG_NOSIGNAL), static_cast<ssize_t>(req.size()));
+    std::string resp;
+    char buf[8192];
+    for (int i = 0; i < 200; ++i) {
+      ssize_t n = recv(fd, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      resp.append(buf, static_cast<std::size_t>(n));
+    }
+    close(fd);
+    return resp;
+  };
+  std::string r = raw("http://127.0.0.1:" + port + "/index.html", for_attacker());
+  EXPECT_EQ(r.rfind("HTTP/1.1 401", 0), 0u) << r.substr(0, 400);
+  EXPECT_EQ(r.find("hello"), std::string::npos) << r.substr(0, 400);
+  // Control: the same absolute-form line with a signature for the protected authority passes.
+  r = raw("http://127.0.0.1:" + port + "/index.html", L().signed_req(L().opts()));
+  EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << r.substr(0, 400);
+}
+
+// Issue 20 #6: key discovery follows no redirect (the draft prohibits it): a directory URL that
+// redirects to a real, signed directory is a failed fetch, not that directory's keys.
+TEST_F(ServeLive, DirectoryRedirectNotFollowed) {
+  FaultServer fs(FaultServer::Mode::redirect, L().dir_url + "/.well-known/http-message-signatures-directory");
+  auto m = L().signed_req(L().opts("http://127.0.0.1:" + std::to_string(fs.port())));
+  expect_401(m, "directory_unavailable");
+  EXPECT_GE(fs.served(), 1);
+}
+
 TEST_F(ServeLive, DirectoryFaultsNeverLetThrough) {
   // Stopped directory server.
   {
@@ -566,6 +625,7 @@ TEST_F(ServeLive, DirectoryOverHttpsNeedsTrustedCertificate) {
   // The fetcher itself: TLS verification is on by default; the self-signed directory is refused
   // unless its certificate is trusted explicitly.
   cl::HttpLimits l;
+  l.allow_private_addresses = true;
   auto bad = cl::http_exchange("GET", https_agent + "/.well-known/http-message-signatures-directory", {}, {}, l);
   EXPECT_FALSE(bad.ok());
   l.ca_file = L().dir + "/tls.crt";
@@ -683,13 +743,13 @@ TEST_F(ServeLive, CaddyForwardAuthInFrontOfUpstream) {
   std::string caddy = which("caddy");
   if (caddy.empty()) GTEST_SKIP() << "caddy not installed (Debian caddy; scripts/deps.sh with PQSIG_DEPS_EXTRA=1)";
   const std::string& dir = L().dir;
+  int caddy_port = free_port();
   Proc verifier = Proc::start({kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--proxy", "caddy",
                                "--insecure-allow-http", "--allow-private-directories", "--directory-timeout-ms", "1000",
-                               "--ready-file", dir + "/ver-caddy.ready"},
+                               "--ready-file", dir + "/ver-caddy.ready", "--authority", "127.0.0.1:" + std::to_string(caddy_port)},
                               dir + "/verify-caddy.log");
   std::string v = wait_ready_file(dir + "/ver-caddy.ready");
   ASSERT_FALSE(v.empty()) << slurp(dir + "/verify-caddy.log");
-  int caddy_port = free_port();
   mkdir((dir + "/caddy-xdg").c_str(), 0755);
   std::ofstream(dir + "/Caddyfile") << "{\n  admin off\n  auto_https off\n}\n"
                                     << "http://:" << caddy_port << " {\n  bind 127.0.0.1\n"
@@ -714,7 +774,7 @@ TEST_F(ServeLive, CaddyForwardAuthInFrontOfUpstream) {
   // A signed `pqsig fetch` gets the upstream's page.
   std::string out = dir + "/fetch-caddy.out";
   std::string cmd = kPqsig + " fetch " + url + " --key sig1=" + L().ed_file + " --key sig2=" + L().ml_file + " --agent " +
-                    L().dir_url + " --insecure-allow-http -i > " + out + " 2>&1";
+                    L().dir_url + " --insecure-allow-http --allow-private-addresses -i > " + out + " 2>&1";
   int rc = std::system(cmd.c_str());
   std::string text = slurp(out);
   EXPECT_EQ(rc, 0) << text << slurp(dir + "/caddy.log");
@@ -730,6 +790,7 @@ TEST_F(ServeLive, CaddyForwardAuthInFrontOfUpstream) {
   auto send = [&](const hs::Message& m) {
     cl::HttpLimits l;
     l.allow_http = true;
+    l.allow_private_addresses = true;
     l.total_timeout_ms = 8000;
     return cl::http_exchange(m.method, url, m.headers, {}, l);
   };
@@ -749,8 +810,8 @@ TEST_F(ServeLive, CaddyForwardAuthInFrontOfUpstream) {
   }
   {
     auto m = signed_for_caddy();
-    m.set("Host", "evil.example:" + std::to_string(caddy_port));  // tampered authority
-    expect_401(m, "signature_mismatch");
+    m.set("Host", "evil.example:" + std::to_string(caddy_port));  // another site's authority
+    expect_401(m, "authority_not_protected");
   }
   {
     auto m = signed_for_caddy();
@@ -808,6 +869,7 @@ TEST_F(ServeLive, SigtermDrainsRequestsInFlight) {
       for (const char* a : {"--policy", "ed-only.json", "--keys", "ed-pub.jwk"})
         argv.push_back(a[0] == '-' ? std::string(a) : dir + "/" + a);
       argv.push_back("--no-directory-fetch");
+      argv.insert(argv.end(), {"--authority", "127.0.0.1:" + std::to_string(L().nginx_port)});
     } else {
       argv.insert(argv.end(), {"--key", L().ed_file});
     }

@@ -10,6 +10,17 @@
 #include <fstream>
 #include <thread>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
 #include "pqsig/client.hpp"
 #include "pqsig/jose.hpp"
 #include "pqsig/serve.hpp"
@@ -80,6 +91,7 @@ struct VerifierFixture {
     if (static_keys.empty()) static_keys = {jwks({keys().ed_pub, keys().ml_pub})};
     sv::VerifyOptions o;
     o.policy = std::move(pol);
+    if (o.policy.authorities.empty()) o.policy.authorities = {"origin.example"};  // what signed_request() addresses
     o.replay_fail_open = fail_open;
     auto r = sv::Verifier::create(o, static_keys, nullptr, store ? store : &replay, &metrics);
     EXPECT_TRUE(r.ok()) << (r ? "" : r.error().what());
@@ -220,10 +232,10 @@ TEST(ServeVerifier, Rejections) {
     EXPECT_EQ(d.status, 401) << reason;
     EXPECT_EQ(d.reason, reason) << d.detail;
   };
-  {  // tampered authority
+  {  // tampered authority: another site's name is not protected here
     auto m = signed_request();
     m.set("Host", "evil.example");
-    expect(m, kNow, "signature_mismatch");
+    expect(m, kNow, "authority_not_protected");
   }
   // expired / future created
   expect(signed_request(kNow - 7200), kNow, "expired");
@@ -252,6 +264,17 @@ TEST(ServeVerifier, Rejections) {
   }
   EXPECT_GE(f.metrics.rejected_count("nonce_replayed"), 1u);
   EXPECT_NE(f.metrics.render().find("pqsig_rejected_total{reason=\"expired\"} 1"), std::string::npos);
+}
+
+TEST(ServeVerifier, TamperedAuthorityBetweenProtectedNames) {
+  sv::Policy p;
+  p.authorities = {"origin.example", "www.origin.example"};
+  VerifierFixture f(p);
+  auto m = signed_request();
+  m.set("Host", "www.origin.example");
+  auto d = f.v->decide(m, kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "signature_mismatch") << d.detail;
 }
 
 TEST(ServeVerifier, UnknownKey) {
@@ -695,6 +718,487 @@ TEST(ServeClient, PlainHttpRefusedByDefault) {
   EXPECT_EQ(r.error().code, Errc::policy);
 }
 
+
+// ------------------------------------------------------------------ issue 20: trust binding
+
+namespace wba = pqsig::webbotauth;
+namespace sf = pqsig::sf;
+
+struct Signer1 {  // a private key and its thumbprint
+  std::string priv, pub, kid;
+  std::unique_ptr<pqsig::SigningKey> key;
+  explicit Signer1(const char* suite = "ed25519") {
+    auto k = pqsig::SigningKey::generate(*pqsig::find_suite(suite).value());
+    priv = pqsig::jose::to_jwk(k.value(), true).value();
+    pub = pqsig::jose::to_jwk(k.value(), false).value();
+    kid = pqsig::jose::thumbprint(pub).value();
+    key = std::make_unique<pqsig::SigningKey>(std::move(k.value()));
+  }
+};
+
+// A request for origin.example signed by `s` for label sig1 whose covered member names `agent`
+// (the Signer's own rule), with `keyid` (default: the key's thumbprint).
+hs::Message signed_by(const Signer1& s, const std::string& agent, std::string keyid = {}, std::string host = "origin.example") {
+  hs::Message m;
+  m.method = "GET";
+  m.target = "/page";
+  m.add("Host", host);
+  wba::SignerOptions o;
+  o.created = kNow;
+  wba::Signer signer({wba::LabelKey{"sig1", s.key.get(), keyid.empty() ? s.kid : keyid, agent}}, o);
+  auto r = signer.sign(m);
+  EXPECT_TRUE(r.ok()) << (r ? "" : r.error().what());
+  return m;
+}
+
+// Serves signed directories (or whatever `bodies` says) for several hosts; every fetch counted.
+struct MultiDirectory {
+  std::map<std::string, cl::HttpResponse> by_url;
+  std::atomic<int> calls{0};
+  void directory(const std::string& host, const std::string& body, const Signer1& signer) {
+    wba::DirectorySignOptions o;
+    o.authority = host;
+    o.created = kNow - 10;
+    o.expires_in = 3600;
+    auto m = wba::sign_directory(body, {{signer.key.get(), signer.kid}}, o);
+    EXPECT_TRUE(m.ok()) << (m ? "" : m.error().what());
+    by_url["https://" + host + std::string(wba::kDirectoryPath)] = to_response(m.value());
+  }
+  void plain(const std::string& url, const std::string& body) {
+    cl::HttpResponse r;
+    r.status = 200;
+    r.headers = {{"Content-Type", "application/json"}};
+    r.body = body;
+    by_url[url] = r;
+  }
+  sv::DirectoryCache::Fetch fetch() {
+    return [this](const std::string& url) -> pqsig::Result<cl::HttpResponse> {
+      ++calls;
+      auto it = by_url.find(url);
+      if (it == by_url.end()) return pqsig::Error{Errc::io, "no such directory: " + url};
+      auto r = it->second;
+      r.url = url;
+      return r;
+    };
+  }
+};
+
+struct TrustFixture {
+  sv::Metrics metrics;
+  sv::MemoryReplayStore replay;
+  MultiDirectory dirs;
+  std::unique_ptr<sv::DirectoryCache> cache;
+  std::unique_ptr<sv::Verifier> v;
+  void start(sv::VerifyOptions o = {}, std::vector<std::string> static_keys = {}) {
+    if (o.policy.authorities.empty() && !o.any_authority) o.policy.authorities = {"origin.example"};
+    cache = std::make_unique<sv::DirectoryCache>(sv::DirectoryCacheOptions{}, &metrics, dirs.fetch());
+    auto r = sv::Verifier::create(o, static_keys, cache.get(), &replay, &metrics);
+    ASSERT_TRUE(r.ok()) << r.error().what();
+    v = std::move(r.value());
+  }
+};
+
+// #3 cross-site replay: a signature a bot made for attacker.example is refused at the protected
+// site, whatever Host the proxy forwards; the absolute-form request line binds the authority nginx
+// routed on, not the Host header.
+TEST(ServeAuthority, SignatureForAnotherSiteRefused) {
+  VerifierFixture f;  // protects origin.example
+  auto d = f.v->decide(signed_request(kNow, "attacker.example"), kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "authority_not_protected") << d.detail;
+  EXPECT_EQ(f.metrics.rejected_count("authority_not_protected"), 1u);
+  // Absolute-form target naming the protected site, Host naming the attacker's: @authority is the
+  // request line's (RFC 9421 §2.2.3), the signature (for attacker.example) does not verify.
+  auto m = signed_request(kNow, "attacker.example");
+  m.target = "https://origin.example/page?x=1";
+  d = f.v->decide(m, kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "signature_mismatch") << d.detail;
+  // The protected authority itself, with an explicit default port, still verifies.
+  auto ok = signed_request(kNow, "origin.example:443");
+  EXPECT_EQ(f.v->decide(ok, kNow).status, 200);
+  // A verifier must be told what it protects, or be told explicitly that it does not care.
+  sv::VerifyOptions o;
+  sv::MemoryReplayStore st;
+  EXPECT_FALSE(sv::Verifier::create(o, {jwks({keys().ed_pub})}, nullptr, &st, nullptr).ok());
+  o.any_authority = true;
+  EXPECT_TRUE(sv::Verifier::create(o, {jwks({keys().ed_pub})}, nullptr, &st, nullptr).ok());
+  o.policy.authorities = {"origin.example"};
+  EXPECT_FALSE(sv::Verifier::create(o, {jwks({keys().ed_pub})}, nullptr, &st, nullptr).ok());  // both: ambiguous
+}
+
+TEST(ServeAuthority, PolicyMemberAndNormalization) {
+  auto p = sv::parse_policy(R"({"authorities":["Example.ORG","example.org:8443","[::1]:8089"]})");
+  ASSERT_TRUE(p.ok()) << p.error().what();
+  EXPECT_EQ(p->authorities.size(), 3u);
+  for (const char* bad : {R"({"authorities":[]})", R"({"authorities":["https://example.org"]})", R"({"authorities":["*.example.org"]})",
+                          R"({"authorities":["example.org/x"]})", R"({"authorities":["a b"]})", R"({"authorities":["example.org:0"]})",
+                          R"({"authorities":["example.org:"]})", R"({"authorities":["user@example.org"]})", R"({"authorities":"x"})"})
+    EXPECT_FALSE(sv::parse_policy(bad).ok()) << bad;
+  EXPECT_EQ(sv::normalize_authority("Example.ORG:443", "https").value(), "example.org");
+  EXPECT_EQ(sv::normalize_authority("example.org:443", "http").value(), "example.org:443");
+  EXPECT_EQ(sv::normalize_authority("[::1]:80", "http").value(), "[::1]");
+}
+
+// #5 a label's key comes only from the agent its own covered member names.
+TEST(ServeAgentBinding, KeyOnlyFromTheCoveredAgent) {
+  Signer1 good, stranger, stranger2;
+  TrustFixture t;
+  t.dirs.directory("good.example", wba::build_directory({good.pub}).value(), good);
+  // The stranger's directory also lists the good bot's public key (copied, unsigned by it).
+  t.dirs.directory("stranger.example", wba::build_directory({stranger.pub, good.pub}).value(), stranger);
+  t.start();
+  // A stranger-signed label covering sig1="<good bot>", with an extra, uncovered member naming
+  // the stranger's directory: the stranger's key is not the good bot's.
+  auto attack = signed_by(stranger, "https://good.example");
+  attack.set("Signature-Agent", attack.get("signature-agent").value() + ", sig2=\"https://stranger.example\"");
+  auto d = t.v->decide(attack, kNow);
+  EXPECT_EQ(d.status, 401) << "stranger's label accepted through an uncovered agent";
+  EXPECT_EQ(d.reason, "unknown_keyid") << d.detail;
+  // A genuine request with the stranger's member listed first: attributed to the covered agent.
+  auto genuine = signed_by(good, "https://good.example");
+  genuine.set("Signature-Agent", "sig0=\"https://stranger.example\", " + genuine.get("signature-agent").value());
+  d = t.v->decide(genuine, kNow);
+  EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
+  EXPECT_EQ(d.agent, "https://good.example");
+  // The uncovered member is never fetched.
+  EXPECT_EQ(t.dirs.calls.load(), 1);
+  (void)stranger2;
+}
+
+TEST(ServeAgentBinding, StaticKeyWithNoCoveredAgentReportsNone) {
+  VerifierFixture f;  // static keys
+  hs::Message m;
+  m.method = "GET";
+  m.target = "/page";
+  m.add("Host", "origin.example");
+  auto key = pqsig::jose::load_jwk(keys().ed_priv).value();
+  wba::SignerOptions o;
+  o.created = kNow;
+  wba::Signer signer({wba::LabelKey{"sig1", &*key.signing, key.thumbprint, ""}}, o);  // vouches for no agent
+  ASSERT_TRUE(signer.sign(m).ok());
+  m.set("Signature-Agent", "\"https://uncovered.example\"");  // legacy form, not covered by sig1
+  auto d = f.v->decide(m, kNow);
+  EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
+  EXPECT_EQ(d.agent, "") << "a static key reported an agent its label does not cover";
+}
+
+TEST(ServeAgentBinding, BindingRule) {
+  auto agents = wba::parse_signature_agent(R"(sig1="https://a.example", sig2="https://b.example")").value();
+  auto params = [](const char* inner) {
+    return hs::SignatureParams{sf::parse_dictionary(std::string("x=") + inner).value().front().second.inner};
+  };
+  auto b = wba::bind_label_agent(&agents, "sig1", params(R"(("@authority" "signature-agent";key="sig1"))"));
+  EXPECT_EQ(b.member.value_or("?"), "sig1");
+  b = wba::bind_label_agent(&agents, "sig5", params(R"(("@authority" "signature-agent";key="sig2"))"));  // relabelled
+  EXPECT_EQ(b.member.value_or("?"), "sig2");
+  b = wba::bind_label_agent(&agents, "sig5", params(R"(("@authority" "signature-agent";key="sig1" "signature-agent";key="sig2"))"));
+  EXPECT_EQ(b.reason, hs::Reason::profile_violation);  // several, not its own: ambiguous
+  b = wba::bind_label_agent(&agents, "sig1", params(R"(("@authority"))"));
+  EXPECT_EQ(b.reason, hs::Reason::signature_agent_not_covered);  // its own member, uncovered
+  b = wba::bind_label_agent(&agents, "sig3", params(R"(("@authority"))"));
+  EXPECT_TRUE(b.reason == hs::Reason::ok && !b.member);  // no agent
+  b = wba::bind_label_agent(&agents, "sig3", params(R"(("@authority" "signature-agent";key="sig9"))"));
+  EXPECT_EQ(b.reason, hs::Reason::missing_signature_agent);
+}
+
+// #4 a directory cannot file its key under another key's keyid.
+TEST(ServeAgentBinding, DirectoryKidMustBeTheThumbprint) {
+  Signer1 good, stranger_a, stranger_b;
+  TrustFixture t;
+  // stranger_b's key listed under the good bot's thumbprint; stranger_a signs the directory.
+  auto entry = nlohmann::json::parse(stranger_b.pub);
+  entry["kid"] = good.kid;
+  std::string body = "{\"keys\":[" + nlohmann::json::parse(stranger_a.pub).dump() + "," + entry.dump() + "]}";
+  t.dirs.directory("stranger.example", body, stranger_a);
+  t.start();
+  auto m = signed_by(stranger_b, "https://stranger.example", good.kid);  // keyid = the good bot's thumbprint
+  auto d = t.v->decide(m, kNow);
+  EXPECT_EQ(d.status, 401) << "a key was filed under another key's keyid";
+  EXPECT_EQ(d.reason, "unknown_keyid") << d.detail;
+  EXPECT_EQ(t.metrics.dir_kid_mismatch.load(), 1u);
+  EXPECT_NE(t.metrics.render().find("pqsig_directory_kid_mismatch_total 1"), std::string::npos);
+  // The directory's honest entry still works.
+  EXPECT_EQ(t.v->decide(signed_by(stranger_a, "https://stranger.example"), kNow).status, 200);
+}
+
+// #6 a request cannot choose an unsigned discovery type, nor a directory at an arbitrary path.
+TEST(ServeAgentBinding, RequestCannotDowngradeDiscovery) {
+  Signer1 stranger;
+  TrustFixture t;
+  t.dirs.plain("https://stranger.example/keys.json", jwks({stranger.pub}));
+  t.dirs.directory("stranger.example", wba::build_directory({stranger.pub}).value(), stranger);
+  t.start();
+  // The request names the stranger's plain JWKS with ;type=jwks_uri (and covers that member).
+  hs::Message typed;
+  typed.method = "GET";
+  typed.target = "/page";
+  typed.add("Host", "origin.example");
+  typed.add("Signature-Agent", "sig1=\"https://stranger.example/keys.json\";type=jwks_uri");
+  hs::SignSpec s;
+  s.label = "sig1";
+  s.key = stranger.key.get();
+  s.keyid = stranger.kid;
+  hs::Component sa = hs::component("signature-agent");
+  sa.params.emplace_back("key", sf::BareItem::string("sig1"));
+  s.components = {hs::component("@authority"), sa};
+  s.created = kNow;
+  s.expires = kNow + 300;
+  s.tag = "web-bot-auth";
+  ASSERT_TRUE(hs::sign_message(typed, {s}).ok());
+  auto d = t.v->decide(typed, kNow);
+  EXPECT_EQ(d.status, 401) << "an unsigned jwks_uri chosen by the request was accepted";
+  EXPECT_EQ(d.reason, "directory_unavailable") << d.detail;
+  EXPECT_NE(d.detail.find("jwks_uri"), std::string::npos) << d.detail;
+  // Listed by the operator (policy agents): accepted, attributed to that URL.
+  TrustFixture listed;
+  listed.dirs.plain("https://stranger.example/keys.json", jwks({stranger.pub}));
+  sv::VerifyOptions o;
+  o.policy.agents = {"https://stranger.example/keys.json"};
+  listed.start(o);
+  d = listed.v->decide(typed, kNow);
+  EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
+  EXPECT_EQ(d.agent, "https://stranger.example/keys.json");
+  // A directory member must name an origin: the same signed directory under another path is refused.
+  auto odd = signed_by(stranger, "https://stranger.example/any/path");
+  d = t.v->decide(odd, kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_NE(d.detail.find("origin"), std::string::npos) << d.detail;
+  EXPECT_EQ(t.v->decide(signed_by(stranger, "https://stranger.example"), kNow).status, 200);
+}
+
+TEST(ServeDirectoryCache, RedirectIsAFailedFetch) {
+  sv::Metrics m;
+  sv::DirectoryCache c({}, &m, [](const std::string&) -> pqsig::Result<cl::HttpResponse> {
+    cl::HttpResponse r;
+    r.status = 302;
+    r.headers = {{"Location", "https://elsewhere.example/.well-known/http-message-signatures-directory"}};
+    return r;
+  });
+  auto k = c.get({"https://agent.example", sv::AgentType::directory}, kNow);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.error().message.find("redirect"), std::string::npos) << k.error().message;
+}
+
+// #14 the private-address guard: every non-global range of the IANA special-purpose registries.
+TEST(ServeClient, PrivateAddressTable) {
+  for (const char* ip : {"0.1.2.3", "10.1.1.1", "100.64.0.1", "100.127.255.255", "127.0.0.1", "169.254.169.254", "172.16.0.1",
+                         "172.31.255.255", "192.0.0.9", "192.0.2.1", "192.88.99.1", "192.168.1.1", "198.18.0.1", "198.19.255.255",
+                         "198.51.100.7", "203.0.113.9", "224.0.0.1", "239.255.255.255", "240.0.0.1", "255.255.255.255",
+                         "::", "::1", "::a9fe:a9fe", "::8.8.8.8", "::ffff:127.0.0.1", "::ffff:169.254.169.254", "::ffff:0:10.0.0.1",
+                         "64:ff9b::a9fe:a9fe", "64:ff9b::127.0.0.1", "64:ff9b:1::1", "100::1", "100:0:0:1::1", "2001::1",
+                         "2001:0:4136:e378::1", "2001:2::1", "2001:db8::1", "2002:a9fe:a9fe::1", "2002:7f00:1::", "3fff::1",
+                         "5f00::1", "fc00::1", "fd12::1", "fe80::1", "febf::1", "fec0::1", "feff::1", "ff02::1", "not-an-ip", ""})
+    EXPECT_TRUE(cl::address_is_private(ip)) << ip;
+  for (const char* ip : {"8.8.8.8", "1.1.1.1", "100.63.255.255", "100.128.0.1", "172.32.0.1", "192.0.1.1", "198.17.255.255",
+                         "198.20.0.1", "223.255.255.255", "2606:4700::1111", "64:ff9b::808:808", "2002:808:808::1",
+                         "::ffff:8.8.8.8", "2a00:1450::1"})
+    EXPECT_FALSE(cl::address_is_private(ip)) << ip;
+}
+
+// A loopback HTTP/1.1 server for client tests: `answer` maps a request head to a response;
+// bounded (at most `max_conns` connections, 10 s).
+class LoopServer {
+ public:
+  using Answer = std::function<std::string(const std::string& head)>;
+  explicit LoopServer(Answer a, int max_conns = 4, const char* bind_ip = "127.0.0.1") : answer_(std::move(a)) {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    inet_pton(AF_INET, bind_ip, &addr.sin_addr);
+    bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    listen(fd_, 8);
+    t_ = std::thread([this, max_conns] {
+      for (int i = 0; i < 100 && !stop_ && accepted_ < max_conns; ++i) {
+        pollfd p{fd_, POLLIN, 0};
+        if (poll(&p, 1, 100) <= 0) continue;
+        int c = accept(fd_, nullptr, nullptr);
+        if (c < 0) continue;
+        ++accepted_;
+        timeval tv{2, 0};
+        setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        std::string head;
+        char buf[4096];
+        while (head.find("\r\n\r\n") == std::string::npos && head.size() < 256 * 1024) {
+          ssize_t n = recv(c, buf, sizeof buf, 0);
+          if (n <= 0) break;
+          head.append(buf, static_cast<std::size_t>(n));
+        }
+        {
+          std::lock_guard<std::mutex> l(mu_);
+          heads_.push_back(head);
+        }
+        std::string r = answer_(head);
+        (void)!send(c, r.data(), r.size(), MSG_NOSIGNAL);
+        close(c);
+      }
+    });
+  }
+  ~LoopServer() {
+    stop_ = true;
+    t_.join();
+    close(fd_);
+  }
+  int port() const { return port_; }
+  int accepted() const { return accepted_.load(); }
+  std::vector<std::string> heads() const {
+    std::lock_guard<std::mutex> l(mu_);
+    return heads_;
+  }
+
+ private:
+  Answer answer_;
+  int fd_ = -1, port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> accepted_{0};
+  mutable std::mutex mu_;
+  std::vector<std::string> heads_;
+  std::thread t_;
+};
+
+std::string http_ok(const std::string& body = "ok") {
+  return "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
+}
+
+// #13 no proxy from the environment: https_proxy / http_proxy are never used implicitly.
+TEST(ServeClient, EnvironmentProxyIgnored) {
+  LoopServer proxy([](const std::string&) { return http_ok("from the proxy"); });
+  LoopServer target([](const std::string&) { return http_ok("direct"); });
+  std::string purl = "http://127.0.0.1:" + std::to_string(proxy.port());
+  setenv("http_proxy", purl.c_str(), 1);
+  setenv("https_proxy", purl.c_str(), 1);
+  setenv("all_proxy", purl.c_str(), 1);
+  unsetenv("no_proxy");
+  unsetenv("NO_PROXY");
+  cl::HttpLimits l;
+  l.allow_http = true;
+  l.allow_private_addresses = true;
+  auto r = cl::http_exchange("GET", "http://127.0.0.1:" + std::to_string(target.port()) + "/", {}, {}, l);
+  unsetenv("http_proxy");
+  unsetenv("https_proxy");
+  unsetenv("all_proxy");
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  EXPECT_EQ(r->body, "direct");
+  EXPECT_EQ(proxy.accepted(), 0);
+}
+
+// #13 an explicit proxy: the guard checks the target (not the proxy) before anything is sent, and
+// the CONNECT names the address that was checked.
+TEST(ServeClient, ExplicitProxyGuardsTheTarget) {
+  LoopServer proxy([](const std::string&) { return std::string("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n"); });
+  cl::HttpLimits l;
+  l.allow_http = true;
+  l.proxy = "http://127.0.0.1:" + std::to_string(proxy.port());
+  for (const char* url : {"http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://[::ffff:127.0.0.1]/"}) {
+    auto r = cl::http_exchange("GET", url, {}, {}, l);
+    ASSERT_FALSE(r.ok()) << url;
+    EXPECT_EQ(r.error().code, Errc::policy) << url << ": " << r.error().message;
+  }
+  EXPECT_EQ(proxy.accepted(), 0);
+  // Allowed explicitly: the request goes through the proxy as a CONNECT to the checked address.
+  l.allowed_private = {"127.0.0.1"};
+  (void)cl::http_exchange("GET", "http://127.0.0.1:9/x", {}, {}, l);
+  auto heads = proxy.heads();
+  ASSERT_EQ(heads.size(), 1u);
+  EXPECT_EQ(heads[0].rfind("CONNECT 127.0.0.1:9 ", 0), 0u) << heads[0];
+}
+
+// #18 the guard is on by default, and a redirect target passes it like the first URL.
+TEST(ServeClient, PrivateGuardOnByDefaultAndOnRedirects) {
+  EXPECT_FALSE(cl::HttpLimits{}.allow_private_addresses);
+  EXPECT_FALSE(cl::ClientOptions{}.http.allow_private_addresses);
+  LoopServer inner([](const std::string&) { return http_ok("internal"); }, 2, "127.0.0.2");
+  std::string inner_url = "http://127.0.0.2:" + std::to_string(inner.port()) + "/secret";
+  LoopServer outer([&](const std::string&) {
+    return "HTTP/1.1 302 Found\r\nLocation: " + inner_url + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+  });
+  auto o = client_opts();
+  o.clock = [] { return std::int64_t{kNow}; };
+  o.http.allow_http = true;
+  cl::Client plain(o);  // defaults: private addresses refused
+  auto r = plain.fetch("GET", "http://127.0.0.1:" + std::to_string(outer.port()) + "/");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::policy) << r.error().message;
+  EXPECT_EQ(outer.accepted(), 0);
+  // The first host allowed by address: its redirect into another private address is refused.
+  o.http.allowed_private = {"127.0.0.1"};
+  cl::Client one(o);
+  r = one.fetch("GET", "http://127.0.0.1:" + std::to_string(outer.port()) + "/");
+  ASSERT_FALSE(r.ok()) << "redirect into 127.0.0.2 followed";
+  EXPECT_EQ(r.error().code, Errc::policy) << r.error().message;
+  EXPECT_EQ(outer.accepted(), 1);
+  EXPECT_EQ(inner.accepted(), 0);
+}
+
+// #17 a challenge adds to the safe profile, never removes; a huge nonce is refused; the cap is
+// checked on the final header section.
+TEST(ServeClient, ChallengeAddsNeverRemoves) {
+  Signer1 k;
+  hs::SignatureRequest rq;
+  rq.label = "sig1";
+  rq.params.list = sf::parse_dictionary(R"(x=("@method"))").value().front().second.inner;
+  auto s = wba::challenge_spec(rq, *k.key, k.kid, true, kNow, 300);
+  ASSERT_TRUE(s.ok()) << s.error().what();
+  auto p = hs::make_params(s.value()).serialize().value();
+  for (const char* want : {"\"@authority\"", "\"signature-agent\";key=\"sig1\"", "\"@method\"", "created=", "expires=",
+                           "tag=\"web-bot-auth\"", "nonce="})
+    EXPECT_NE(p.find(want), std::string::npos) << want << " missing from " << p;
+  rq.params.list = sf::parse_dictionary(R"(x=("@method");tag="x")").value().front().second.inner;
+  auto bad = wba::challenge_spec(rq, *k.key, k.kid, true, kNow, 300);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, Errc::policy);
+  rq.params.list = sf::parse_dictionary("x=(\"@authority\");nonce=\"" + std::string(20000, 'n') + "\"").value().front().second.inner;
+  bad = wba::challenge_spec(rq, *k.key, k.kid, true, kNow, 300);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, Errc::policy);
+}
+
+TEST(ServeClient, ChallengeAnsweredWithTheProfileAndTheCapOnTheFinalHeaders) {
+  auto run = [](const std::string& accept, std::size_t cap, std::vector<std::string>* heads) {
+    std::atomic<int> n{0};
+    LoopServer srv([&](const std::string&) {
+      if (n++ == 0)
+        return "HTTP/1.1 401 Unauthorized\r\nAccept-Signature: " + accept + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      return http_ok();
+    });
+    auto o = client_opts();
+    o.keys = {{"sig1", keys().ed_priv}};
+    o.challenge_mode = true;
+    o.header_cap = cap;
+    o.http.allow_http = true;
+    o.http.allowed_private = {"127.0.0.1"};
+    cl::Client c(o);
+    auto r = c.fetch("GET", "http://127.0.0.1:" + std::to_string(srv.port()) + "/page?q=1");
+    *heads = srv.heads();
+    return r;
+  };
+  std::vector<std::string> heads;
+  // The server asks for ("@method"), no tag, no created/expires: we still sign the profile.
+  auto r = run(R"(sig1=("@method"))", 8192, &heads);
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  ASSERT_EQ(heads.size(), 2u);
+  for (const char* want : {"\"@authority\"", "\"@method\"", "created=", "expires=", "tag=\"web-bot-auth\""})
+    EXPECT_NE(heads[1].find(want), std::string::npos) << want << " missing:\n" << heads[1];
+  // A 20 KB server nonce: refused, nothing signed is sent.
+  r = run("sig1=(\"@authority\");nonce=\"" + std::string(20000, 'n') + "\"", 65536, &heads);
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(heads.size(), 1u);
+  // The cap applies to the header section as sent: measure it, then set the cap one byte lower.
+  const std::string asks = "sig1=(\"@method\" \"@path\" \"@query\" \"@target-uri\" \"user-agent\");nonce=\"" +
+                           std::string(250, 'n') + "\";purpose=\"" + std::string(200, 'p') + "\"";
+  r = run(asks, 8192, &heads);
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  ASSERT_EQ(heads.size(), 2u);
+  // The signed request as sent, measured like header_section_size (request line + fields + CRLF).
+  std::size_t sent = heads[1].size();
+  r = run(asks, sent - 1, &heads);
+  ASSERT_FALSE(r.ok()) << "a header section above the cap was sent";
+  EXPECT_EQ(r.error().code, Errc::policy);
+  EXPECT_EQ(heads.size(), 1u);
+}
 }  // namespace
 
 // ------------------------------------------------------------------ registry (draft-meunier-webbotauth-registry §4)
@@ -823,6 +1327,7 @@ TEST(ServeRegistry, VerifierFetchesOnlyRegistryAgents) {
   sv::DirectoryCache cache({}, &f.metrics, f.fetch(&now));
   auto make = [&](std::string_view registry) {
     sv::VerifyOptions o;
+    o.policy.authorities = {"origin.example"};
     std::vector<std::string> static_keys;
     auto entries = sv::parse_registry(registry);
     EXPECT_TRUE(entries.ok()) << entries.error().what();
@@ -909,6 +1414,7 @@ TEST(ServeProxy, EnvoyExtAuthzPathPrefix) {
   // The verifier refuses an Envoy setup without a prefix (its /metrics would answer origin paths).
   for (std::string bad : {"", "/", "/auth/", "/metrics", "auth"}) {
     sv::VerifyOptions o;
+    o.any_authority = true;
     o.proxy.mode = sv::ProxyMode::envoy;
     o.proxy.envoy_prefix = bad;
     sv::MemoryReplayStore st;
