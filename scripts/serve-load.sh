@@ -19,7 +19,7 @@ wait_file() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; 
 
 "$PQSIG" keygen --alg ed25519 -o "$T/ed.jwk"
 "$PQSIG" keygen --alg ml-dsa-44 -o "$T/ml.jwk"
-"$PQSIG" serve directory --listen 127.0.0.1:0 --key "$T/ed.jwk" --key "$T/ml.jwk" --ready-file "$T/dir.ready" 2>"$T/dir.log" &
+"$PQSIG" serve directory --listen 127.0.0.1:0 --authority 127.0.0.1 --key "$T/ed.jwk" --key "$T/ml.jwk" --ready-file "$T/dir.ready" 2>"$T/dir.log" &
 pids+=($!)
 NPORT=$(free_port)
 "$PQSIG" serve verify --listen 127.0.0.1:0 --authority "127.0.0.1:$NPORT" --insecure-allow-http --allow-private-directories \

@@ -59,8 +59,10 @@ struct VerifyCmd {
   bool fail_open = false, no_dir = false, allow_http = false, no_replay = false, allow_private = false, any_authority = false;
   long dir_timeout_ms = 2000;
   std::size_t dir_max_bytes = 256 * 1024, dir_max_entries = 1024, max_header = 16 * 1024;
+  std::size_t dir_cache_bytes = 64u << 20, decision_threads = 0, max_queued = 256;
   std::int64_t negative_ttl = 30, stale_cap = 3600;
-  std::size_t nonce_entries = 200000;
+  std::size_t nonce_entries = 200000, nonces_per_owner = sv::kDefaultNoncesPerOwner;
+  std::int64_t nonce_retention = sv::kDefaultNonceRetention;
 };
 
 void run_verify(const VerifyCmd& c) {
@@ -120,6 +122,8 @@ void run_verify(const VerifyCmd& c) {
   dco.http.proxy = c.directory_proxy;  // empty: no proxy, whatever https_proxy says
   dco.max_concurrent_fetches = static_cast<std::size_t>(std::max(1, c.server.threads / 2));
   dco.max_entries = c.dir_max_entries;
+  dco.max_bytes = c.dir_cache_bytes;
+  dco.max_agent_bytes = std::min(dco.max_agent_bytes, dco.max_bytes);
   dco.negative_ttl = c.negative_ttl;
   dco.stale_cap = c.stale_cap;
   if (c.allow_http) std::cerr << "pqsig serve verify: WARNING: --insecure-allow-http: directories over plain HTTP (tests only)\n";
@@ -129,10 +133,22 @@ void run_verify(const VerifyCmd& c) {
   if (!c.redis.empty()) {
     auto ro = sv::RedisReplayStore::parse_url(c.redis);
     if (!ro) throw Exit{kExitUsage, "--redis: " + ro.error().message};
+    ro->max_retention = c.nonce_retention;
+    ro->max_per_owner = c.nonces_per_owner;
     replay = std::make_unique<sv::RedisReplayStore>(ro.value());
   } else if (!c.no_replay) {
-    replay = std::make_unique<sv::MemoryReplayStore>(c.nonce_entries);
+    sv::MemoryReplayStore::Options mo;
+    mo.max_entries = c.nonce_entries;
+    mo.max_per_owner = std::min(c.nonces_per_owner, c.nonce_entries);
+    mo.max_retention = c.nonce_retention;
+    replay = std::make_unique<sv::MemoryReplayStore>(mo);
   }
+  vo.nonce_retention = c.nonce_retention;
+  // Decision workers: enough for cached agents (one per I/O thread, at least 2) plus every thread
+  // the directory cache can hold on the network, so strangers' slow directories never starve them.
+  so.decision_threads = c.decision_threads ? static_cast<int>(c.decision_threads)
+                                           : std::max(2, c.server.threads) + static_cast<int>(dco.max_blocking());
+  so.max_queued_decisions = c.max_queued;
   auto v = sv::Verifier::create(vo, texts, dirs.get(), replay.get(), &metrics);
   if (!v) throw Exit{kExitUsage, v.error().message};
   int rc = sv::run_verify_server(*v.value(), metrics, so);
@@ -141,7 +157,7 @@ void run_verify(const VerifyCmd& c) {
 
 struct DirCmd {
   ServerFlags server{"127.0.0.1:8090", 2};
-  std::vector<std::string> keys;
+  std::vector<std::string> keys, authorities;
   std::int64_t max_age = 300, expires = 3600;
 };
 
@@ -151,6 +167,7 @@ void run_directory(const DirCmd& c) {
   po.key_files = c.keys;
   po.max_age = c.max_age;
   po.expires_in = c.expires;
+  po.authorities = c.authorities;
   auto p = sv::DirectoryPublisher::create(po);
   if (!p) throw Exit{kExitUsage, p.error().message};
   int rc = sv::run_directory_server(*p.value(), so);
@@ -182,7 +199,12 @@ void register_serve(CLI::App& app) {
   v->add_option("--redis", vc->redis, "redis://host:port[/db] nonce replay store shared by a fleet");
   v->add_flag("--replay-fail-open", vc->fail_open, "accept (counted) when the replay store is unreachable (default: refuse)");
   v->add_option("--nonce-store-entries", vc->nonce_entries,
-                "in-process nonce store bound (default 200000, about 60 MB; when full, signed requests are refused)");
+                "in-process nonce store bound (default 200000, about 60 MB; when full, the agent holding most nonces gives way, else 401 nonce_quota)");
+  v->add_option("--nonce-retention", vc->nonce_retention,
+                "seconds a nonce is kept, whatever the signer's expires says (default 900); labels created longer ago "
+                "than this minus twice the clock skew are refused");
+  v->add_option("--nonces-per-agent", vc->nonces_per_owner,
+                "live nonces one agent (or static key) may hold (default 100000; more: 401 nonce_quota)");
   v->add_flag("--no-replay-store", vc->no_replay, "no in-process nonce store (only with --redis absent and no require_nonce)");
   v->add_flag("--no-directory-fetch", vc->no_dir, "never fetch Signature-Agent directories (static keys only)");
   v->add_flag("--insecure-allow-http", vc->allow_http, "TESTS ONLY: allow http:// directories");
@@ -192,6 +214,11 @@ void register_serve(CLI::App& app) {
   v->add_option("--directory-timeout-ms", vc->dir_timeout_ms, "directory connect / total timeout (default 2000)");
   v->add_option("--directory-max-bytes", vc->dir_max_bytes, "directory response size cap (default 256 KiB)");
   v->add_option("--directory-cache-entries", vc->dir_max_entries, "cached directories (default 1024)");
+  v->add_option("--directory-cache-bytes", vc->dir_cache_bytes,
+                "key material the directory cache holds, as verification holds it (default 64 MiB)");
+  v->add_option("--decision-threads", vc->decision_threads,
+                "decision workers (default: I/O threads + directory fetches + fetch waiters)");
+  v->add_option("--max-queued-decisions", vc->max_queued, "requests waiting for a decision worker (default 256; more: 401 overloaded)");
   v->add_option("--negative-ttl", vc->negative_ttl, "seconds a failed directory fetch is remembered (default 30)");
   v->add_option("--stale-cap", vc->stale_cap, "seconds expired keys may be served while fetches fail (default 3600)");
   v->add_option("--max-header-bytes", vc->max_header, "auth request header section limit (default 16384)");
@@ -206,6 +233,10 @@ void register_serve(CLI::App& app) {
   auto* d = serve->add_subcommand("directory", "serve /.well-known/http-message-signatures-directory, signed; SIGHUP reloads keys");
   dc->server.add_to(d);
   d->add_option("--key", dc->keys, "private JWK file(s) (published and used to sign the response)")->required();
+  d->add_option("--authority", dc->authorities,
+                "Host name(s) this directory answers for (host = any port, host:port = that port); others get 421, "
+                "nothing signed")
+      ->required();
   d->add_option("--max-age", dc->max_age, "Cache-Control max-age seconds (default 300)");
   d->add_option("--expires", dc->expires, "response signature validity seconds (default 3600)");
   d->callback([dc] { run_directory(*dc); });

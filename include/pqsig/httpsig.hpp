@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -237,8 +238,9 @@ class KeyStore : public KeyResolver {
   std::map<std::string, std::vector<Entry>, std::less<>> keys_;
 };
 
-/// What a nonce store answers for one (keyid, nonce).
-enum class NonceOutcome { fresh, replayed, error };
+/// What a nonce store answers for one (keyid, nonce): `refused` = the store answered but will not
+/// take this nonce (a quota or bound reached): the label fails like a replay, never fails open.
+enum class NonceOutcome { fresh, replayed, error, refused };
 
 /// Nonce replay detection, pluggable: an atomic set-if-absent with expiry keyed by (keyid, nonce).
 /// `record` answers `replayed` when the pair was seen and has not expired, `error` when the store
@@ -251,22 +253,65 @@ class NonceStore {
   virtual ~NonceStore() = default;
   virtual NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
                               std::int64_t now) = 0;
+  /// As record(), counting the nonce against `owner` (the agent a key came from) for stores with
+  /// per-owner quotas; by default the same as record().
+  virtual NonceOutcome record_for(std::string_view owner, std::string_view keyid, std::string_view nonce,
+                                  std::int64_t forget_after, std::int64_t now) {
+    (void)owner;
+    return record(keyid, nonce, forget_after, now);
+  }
   /// record() == fresh (an error counts as not fresh).
   bool check_and_store(std::string_view keyid, std::string_view nonce, std::int64_t forget_after, std::int64_t now) {
     return record(keyid, nonce, forget_after, now) == NonceOutcome::fresh;
   }
 };
 
-/// In-memory nonce store with expiry (thread-safe).
+/// The in-process nonce store (thread-safe), bounded three ways so that strangers cannot fill it
+/// for others: in entries, per owner, and in time.
+///  - `max_retention`: a nonce is kept at most this long, whatever the signer's `expires` says
+///    (a verifier using it must refuse labels older than max_retention - 2 * clock skew, so a
+///    forgotten nonce cannot be replayed: serve::Verifier does);
+///  - `max_per_owner`: live nonces of one owner (record_for; record() uses the keyid): more are
+///    refused (quota) without touching anyone else's;
+///  - `max_entries`: when full, a new nonce of an owner holding fewer than the heaviest owner
+///    makes room by dropping that heaviest owner's soonest-expiring nonce; otherwise refused.
+/// A refusal is NonceOutcome::refused (never guessed fresh, never failed open).
 class InMemoryNonceStore : public NonceStore {
  public:
+  struct Options {
+    std::size_t max_entries = 1'000'000;
+    std::size_t max_per_owner = 1'000'000;
+    std::int64_t max_retention = 86400 + 120;
+  };
+  InMemoryNonceStore() : InMemoryNonceStore(Options{}) {}
+  explicit InMemoryNonceStore(Options o) : opt_(o) {}
+  explicit InMemoryNonceStore(std::size_t max_entries) { opt_.max_entries = max_entries; opt_.max_per_owner = max_entries; }
   NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
-                      std::int64_t now) override;
+                      std::int64_t now) override {
+    return record_for(keyid, keyid, nonce, forget_after, now);
+  }
+  /// As record(), counting the nonce against `owner` (e.g. the agent the key came from).
+  NonceOutcome record_for(std::string_view owner, std::string_view keyid, std::string_view nonce,
+                          std::int64_t forget_after, std::int64_t now) override;
   std::size_t size() const;
+  std::size_t owner_count(std::string_view owner) const;
+  std::uint64_t refused_quota() const;
+  std::uint64_t refused_full() const;
+  std::uint64_t evicted() const;  ///< nonces of the heaviest owner dropped to make room
+  const Options& options() const { return opt_; }
 
  private:
+  struct Entry {
+    std::int64_t expiry;
+    std::string owner;
+  };
+  void drop(std::map<std::string, Entry>::iterator it);
+  Options opt_;
   mutable std::mutex mu_;
-  std::map<std::string, std::int64_t> seen_;
+  std::map<std::string, Entry> seen_;                      // (keyid, nonce) key -> entry
+  std::multimap<std::int64_t, std::string> by_expiry_;     // expiry -> key
+  std::map<std::string, std::set<std::pair<std::int64_t, std::string>>, std::less<>> owners_;  // owner -> (expiry, key)
+  std::uint64_t refused_quota_ = 0, refused_full_ = 0, evicted_ = 0;
 };
 
 /// Longest validity (expires - created) the default policy accepts: 24 h.

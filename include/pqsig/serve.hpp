@@ -70,6 +70,16 @@ class Metrics {
   std::string render() const;
   std::uint64_t rejected_count(std::string_view reason) const;
   std::uint64_t verified_count() const { return verified_.load(); }
+  /// A limit refused or trimmed something (pqsig_limit_hits_total{limit="..."}): every limit a
+  /// stranger can run into is counted here under a fixed name (never a stranger's string).
+  void limit_hit(std::string_view limit);
+  std::uint64_t limit_count(std::string_view limit) const;
+  /// Directory fetch failures by class (pqsig_directory_fetch_failures_total{class="..."}): the
+  /// detail (addresses, names, errors) goes to the log, never to the client.
+  void fetch_failure(std::string_view cls);
+  std::uint64_t fetch_failure_count(std::string_view cls) const;
+  std::atomic<std::uint64_t> dir_cache_bytes{0}, dir_cache_entries{0};  ///< gauges
+  std::atomic<std::uint64_t> nonce_entries{0};                          ///< gauge (in-process store)
 
  private:
   static constexpr double kBuckets[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5};
@@ -77,6 +87,7 @@ class Metrics {
   std::atomic<std::uint64_t> verified_{0};
   mutable std::mutex mu_;
   std::map<std::string, std::uint64_t, std::less<>> rejected_;
+  std::map<std::string, std::uint64_t, std::less<>> limits_, fetch_failures_;
   std::uint64_t hist_[kNB + 1] = {};
   double hist_sum_ = 0;
   std::uint64_t hist_count_ = 0;
@@ -90,20 +101,16 @@ class Metrics {
 using NonceOutcome = httpsig::NonceOutcome;
 using ReplayStore = httpsig::NonceStore;
 
-/// In-process store, bounded (oldest-expiring entries dropped first when full).
-class MemoryReplayStore : public ReplayStore {
- public:
-  explicit MemoryReplayStore(std::size_t max_entries = 1'000'000) : max_(max_entries) {}
-  NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
-                      std::int64_t now) override;
-  std::size_t size() const;
+/// The in-process store is the library's one (httpsig::InMemoryNonceStore): bounded in entries,
+/// per owner (the agent a key came from) and in time.
+using MemoryReplayStore = httpsig::InMemoryNonceStore;
 
- private:
-  mutable std::mutex mu_;
-  std::size_t max_;
-  std::map<std::string, std::int64_t> seen_;            // key -> expiry
-  std::multimap<std::int64_t, std::string> by_expiry_;  // expiry -> key
-};
+/// How long a nonce is kept by default, whatever the signer's `expires` says. The verifier then
+/// refuses labels created longer ago than this minus twice the clock skew (a nonce it has
+/// forgotten can never be replayed).
+inline constexpr std::int64_t kDefaultNonceRetention = 900;
+/// Live nonces one owner (agent, or the static keys) may hold by default.
+inline constexpr std::size_t kDefaultNoncesPerOwner = 100'000;
 
 /// Redis (SET key 1 NX EX ttl) for a fleet of verifiers sharing one replay view. Any Redis
 /// failure is NonceOutcome::error (the caller decides fail closed / open); reconnects lazily.
@@ -115,13 +122,21 @@ class RedisReplayStore : public ReplayStore {
     int db = 0;
     long timeout_ms = 200;   ///< connect and command timeout
     std::string prefix = "pqsig:nonce:";
+    std::int64_t max_retention = kDefaultNonceRetention;  ///< EX never above this
+    /// Nonces one owner may record per max_retention window (a counter key per owner with that
+    /// TTL): Redis holds at most about twice this per owner, whatever the owner signs.
+    std::size_t max_per_owner = kDefaultNoncesPerOwner;
   };
   /// "redis://host:port[/db]".
   static Result<Options> parse_url(std::string_view url);
   explicit RedisReplayStore(Options o);
   ~RedisReplayStore() override;
   NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
-                      std::int64_t now) override;
+                      std::int64_t now) override {
+    return record_for(keyid, keyid, nonce, forget_after, now);
+  }
+  NonceOutcome record_for(std::string_view owner, std::string_view keyid, std::string_view nonce,
+                          std::int64_t forget_after, std::int64_t now) override;
 
  private:
   struct Conn;
@@ -143,15 +158,33 @@ struct DirectoryCacheOptions {
   client::HttpLimits http;             ///< timeouts, size cap (directory size), TLS; no private addresses
   // No redirect is ever followed (draft-ietf-webbotauth-httpsig-protocol: discovery "MUST NOT
   // automatically follow HTTP redirects"): a 3xx is a failed fetch.
-  std::size_t max_entries = 1024;
+    std::size_t max_entries = 1024;      ///< agents with keys cached (LRU among them)
+  /// Key material held, in bytes, as verification holds it (an ML-DSA key expanded, an RSA key
+  /// as OpenSSL holds it; estimated per key, plus its keyid): past it, least recently used agents
+  /// with keys are dropped (counted). One agent above max_agent_bytes or max_keys_per_agent is
+  /// refused outright (counted), so one directory cannot take the cache.
+  std::size_t max_bytes = 64u << 20;
+  std::size_t max_agent_bytes = 4u << 20;
+  std::size_t max_keys_per_agent = 64;
+  /// Failed agents are remembered apart from agents with keys, in their own bounded table: junk
+  /// agent URLs never take a slot from (or evict) an agent whose keys verified.
+  std::size_t max_negative = 4096;
   std::int64_t default_ttl = 300;      ///< no / unusable Cache-Control max-age
   std::int64_t min_ttl = 10, max_ttl = 86400;
   std::int64_t negative_ttl = 30;      ///< a failed fetch is remembered this long
   std::int64_t stale_cap = 3600;       ///< stale keys served at most this long after expiry while fetches fail
   bool require_signed_directory = true;///< directory responses must carry a valid directory signature
   /// Fetches of uncached directories running at once; more are refused at once (a flood of
-  /// requests naming new agents cannot tie up every verifier thread).
+  /// requests naming new agents cannot tie up every verifier thread). An agent with stale keys
+  /// is then answered with those (stale-while-error), never refused.
   std::size_t max_concurrent_fetches = 2;
+  /// Requests waiting for a fetch in flight (of an agent with no usable keys); more are answered
+  /// at once with an error. Each waits at most max_wait_ms (0: the fetch's own time bound).
+  std::size_t max_waiters = 4;
+  long max_wait_ms = 0;
+  /// Threads a cache can hold on network I/O at once (fetches + waiters): a service gives its
+  /// decision workers this many more threads than it needs for cached agents.
+  std::size_t max_blocking() const { return max_concurrent_fetches + max_waiters; }
 };
 
 /// Keys of one agent, shared read-only by concurrent requests.
@@ -160,35 +193,53 @@ struct AgentKeys {
   std::string url;
 };
 
-/// Directory fetcher + cache: Cache-Control max-age, bounded entries (LRU), negative caching,
-/// stale-while-error with a cap, and one fetch per directory however many requests wait on it.
+/// Bytes a verifying key takes in memory as verification holds it (estimate: prepared ML-DSA
+/// matrices, an OpenSSL RSA key, a fixed overhead for the objects around it).
+std::size_t key_memory_bytes(const SuiteInfo& suite);
+
+/// Directory fetcher + cache: Cache-Control max-age, bounded in bytes and entries (LRU among
+/// agents with keys), negative caching in a separate bounded table, stale-while-error with a
+/// cap, one fetch per directory however many requests wait on it, bounded waiters.
 class DirectoryCache {
  public:
   /// Fetch function: one exchange (default: client::http_exchange; no redirect is followed).
   using Fetch = std::function<Result<client::HttpResponse>(const std::string& url)>;
   DirectoryCache(DirectoryCacheOptions opt, Metrics* metrics, Fetch fetch = {});
   Result<std::shared_ptr<const AgentKeys>> get(const AgentRef& agent, std::int64_t now);
-  std::size_t size() const;
+  std::size_t size() const;        ///< agents with keys
+  std::size_t bytes() const;       ///< key material bytes held (estimate, see max_bytes)
+  std::size_t negative_size() const;
   std::uint64_t fetches() const { return fetches_.load(); }
   const DirectoryCacheOptions& options() const { return opt_; }
 
  private:
-  struct Slot {
+  struct Good {
     std::shared_ptr<const AgentKeys> keys;
-    std::int64_t fresh_until = 0, stale_until = 0, negative_until = 0, last_used = 0;
+    std::int64_t fresh_until = 0, stale_until = 0, retry_after = 0;
+    std::uint64_t used = 0;  ///< LRU sequence
+    std::size_t bytes = 0;
+  };
+  struct Negative {
+    std::int64_t until = 0;
+    std::uint64_t seq = 0;
     std::string error;
-    bool inflight = false;
   };
   Result<std::shared_ptr<const AgentKeys>> load(const AgentRef& agent, std::int64_t now, std::int64_t* ttl);
   Result<client::HttpResponse> fetch_once(const std::string& url);
+  void limit(std::string_view what);
+  void remember_failure(const std::string& key, std::int64_t now, const std::string& error);
+  void evict_for(const std::string& keep);
   DirectoryCacheOptions opt_;
   Metrics* metrics_;
   Fetch fetch_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::map<std::string, Slot> slots_;
+  std::map<std::string, Good> good_;
+  std::map<std::string, Negative> negative_;
+  std::map<std::string, bool> inflight_;  ///< keys being fetched
+  std::uint64_t seq_ = 0;
+  std::size_t bytes_ = 0, running_ = 0, waiters_ = 0;  ///< guarded by mu_
   std::atomic<std::uint64_t> fetches_{0};
-  std::size_t running_ = 0;  ///< fetches in progress (guarded by mu_)
 };
 
 /// Validates a Signature Agent Card (draft-meunier-webbotauth-registry-04, the OAuth client
@@ -265,9 +316,17 @@ struct VerifyOptions {
   bool any_authority = false;
   std::string scheme = "https";    ///< scheme of the original requests (for @scheme / @target-uri)
   bool replay_fail_open = false;   ///< Redis unreachable: accept (counted) instead of refusing
+  /// How long the replay store keeps a nonce (the store's own cap, e.g. kDefaultNonceRetention):
+  /// with a replay store, labels created more than nonce_retention - 2 * clock_skew ago are
+  /// refused (policy max_age lowered to that), so a nonce forgotten is never replayable.
+  std::int64_t nonce_retention = kDefaultNonceRetention;
   std::size_t max_header_bytes = 16 * 1024;  ///< header section of the auth request
   std::size_t max_labels = 8;      ///< Signature-Input members considered
   std::size_t max_agents = 4;      ///< Signature-Agent members fetched per request
+  /// Verification work one request may cause, in units of one Ed25519 verification (see
+  /// verify_cost_units), summed over the labels whose key resolves under an allowed algorithm;
+  /// above it the request is refused ("too_costly") before any signature is checked.
+  std::size_t max_cost_units = 32;
   ProxyOptions proxy;              ///< which proxy sends the auth requests (how to read the original request)
   /// Agents from a registry (`--registry`): when non-empty, only these agents (and policy.agents)
   /// are fetched, compared on agent_fetch_url; a Signature-Agent member without an explicit type
@@ -279,6 +338,10 @@ struct VerifyOptions {
 /// What a verifier takes from a registry: https entries become registry agents; data: cards add
 /// their inline JWKS to `static_keys`, or their jwks_uri as a registry agent of type jwks_uri.
 void apply_registry(const std::vector<RegistryEntry>& entries, VerifyOptions& opt, std::vector<std::string>& static_keys);
+
+/// Relative cost of one verification with a key of this suite (Ed25519 = 1; RSA keys are bounded
+/// in modulus and exponent when loaded, so their cost is bounded too).
+std::size_t verify_cost_units(const SuiteInfo& suite) noexcept;
 
 /// The decision for one request.
 struct Decision {
@@ -324,12 +387,18 @@ class DirectoryPublisher {
     std::vector<std::string> key_files;  ///< private JWK files (directory signed with each)
     std::int64_t max_age = 300;          ///< Cache-Control max-age
     std::int64_t expires_in = 3600;      ///< signature validity
+    /// The authorities (Host values) this directory answers for, e.g. "agent.example" (any port)
+    /// or "agent.example:8443" (that port only); required. Any other Host: refused, never signed.
+    std::vector<std::string> authorities;
   };
   static Result<std::unique_ptr<DirectoryPublisher>> create(Options opt);
   /// Re-reads the key files; on any error the old keys stay in service.
   Status reload();
-  /// The signed response for a request whose Host is `authority`.
+  /// The signed response for a request whose Host is `authority` (one of Options::authorities,
+  /// else Errc::policy). Signed once per validity period and authority, then served from memory
+  /// (re-signed when less than max_age + 60 s of the signature's validity is left).
   Result<httpsig::Message> respond(std::string_view authority, std::int64_t now) const;
+  std::uint64_t signatures_made() const { return signed_.load(); }
   std::size_t key_count() const;
   std::uint64_t generation() const { return generation_.load(); }
 
@@ -340,6 +409,7 @@ class DirectoryPublisher {
   mutable std::mutex mu_;
   std::shared_ptr<const State> state_;
   std::atomic<std::uint64_t> generation_{0};
+  mutable std::atomic<std::uint64_t> signed_{0};
 };
 
 // ------------------------------------------------------------------ HTTP servers (Boost.Beast)
@@ -354,6 +424,13 @@ struct ServerOptions {
   long idle_timeout_ms = 30000;           ///< per read (keep-alive connections)
   std::string ready_file;                 ///< written with "host:port\n" once listening
   long drain_timeout_ms = 10000;          ///< SIGTERM / SIGINT: requests under way get this long to finish
+  /// Decisions run on this many worker threads, never on the I/O threads (which only parse,
+  /// answer /healthz and /metrics, and write): a request waiting on a directory never holds an
+  /// I/O thread. 0 = on the I/O thread (the directory server: its answers are cached).
+  int decision_threads = 0;
+  std::size_t max_queued_decisions = 256;  ///< more waiting: 401 "overloaded" at once (counted)
+  long queue_timeout_ms = 2000;            ///< a decision not started within this: 401 "overloaded"
+  long accept_backoff_max_ms = 1000;       ///< accept() failing (EMFILE...): retry after 10 ms, doubling to this
 };
 
 /// `pqsig serve verify`: GET|POST|... any path → decision (200 / 401); /healthz; /metrics.

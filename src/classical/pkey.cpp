@@ -180,6 +180,29 @@ Result<Pkey> pkey_from_private(Kind k, byte_span priv) {
   return Error{Errc::internal, "unreachable"};
 }
 
+namespace {
+// Verification cost of an RSA key grows with its public exponent (one modular squaring per bit)
+// and modulus: a key is only loaded with a 2048..4096-bit modulus and an odd exponent
+// 3 <= e < 2^32 (e = 65537 in practice), so a stranger's key cannot make a garbage label dear.
+Status rsa_cost_bounds(EVP_PKEY* p) {
+  const int bits = EVP_PKEY_get_bits(p);
+  if (bits < 2048 || bits > 4096)
+    return Error{Errc::invalid_argument, "RSA modulus must be 2048..4096 bits, got " + std::to_string(bits)};
+  BIGNUM* e = nullptr;
+  if (EVP_PKEY_get_bn_param(p, OSSL_PKEY_PARAM_RSA_E, &e) != 1 || !e) {
+    ERR_clear_error();
+    return Error{Errc::invalid_encoding, "RSA key without a public exponent"};
+  }
+  const int ebits = BN_num_bits(e);
+  const bool odd = BN_is_odd(e) == 1;
+  const bool small = BN_is_word(e, 1) == 1 || BN_is_zero(e) == 1;
+  BN_free(e);
+  if (!odd || small || ebits > 32)
+    return Error{Errc::invalid_argument, "RSA public exponent must be odd, at least 3 and below 2^32"};
+  return {};
+}
+}  // namespace
+
 Result<Pkey> pkey_from_public(Kind k, byte_span pub) {
   switch (k) {
     case Kind::ed25519:
@@ -228,9 +251,7 @@ Result<Pkey> pkey_from_public(Kind k, byte_span pub) {
       if (in != pub.data() + pub.size()) return Error{Errc::invalid_encoding, "trailing bytes after SPKI"};
       const int id = EVP_PKEY_get_base_id(p);
       if (id != EVP_PKEY_RSA && id != EVP_PKEY_RSA_PSS) return Error{Errc::invalid_argument, "SPKI key is not RSA"};
-      const int bits = EVP_PKEY_get_bits(p);
-      if (bits < 2048 || bits > 4096)
-        return Error{Errc::invalid_argument, "RSA modulus must be 2048..4096 bits, got " + std::to_string(bits)};
+      if (auto st = rsa_cost_bounds(p); !st) return st.error();
       return pk;
     }
     case Kind::hmac_sha256:

@@ -66,23 +66,6 @@ std::vector<std::string> KeyStore::keyids() const {
   return out;
 }
 
-NonceOutcome InMemoryNonceStore::record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
-                                        std::int64_t now) {
-  std::lock_guard<std::mutex> lock(mu_);
-  // Expire old entries first (bounded memory).
-  for (auto it = seen_.begin(); it != seen_.end();) {
-    if (it->second < now) it = seen_.erase(it);
-    else ++it;
-  }
-  std::string key = std::to_string(keyid.size()) + ":" + std::string(keyid) + ":" + std::string(nonce);
-  auto [it, inserted] = seen_.emplace(key, forget_after);
-  return inserted ? NonceOutcome::fresh : NonceOutcome::replayed;
-}
-std::size_t InMemoryNonceStore::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return seen_.size();
-}
-
 std::string_view outcome_name(Outcome o) noexcept {
   switch (o) {
     case Outcome::valid: return "valid";
@@ -341,7 +324,7 @@ std::string record_nonces(VerifyReport& rep, const VerifyPolicy& pol) {
     }
     v.outcome = Outcome::invalid;
     v.reason = Reason::nonce_replayed;
-    v.detail = "nonce already seen for this keyid";
+    v.detail = o == NonceOutcome::refused ? "the nonce store refused the nonce (quota)" : "nonce already seen for this keyid";
     return "label " + v.label + " is invalid (nonce_replayed)";
   }
   return "";

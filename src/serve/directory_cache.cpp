@@ -6,8 +6,7 @@
 #include <chrono>
 #include <charconv>
 
-#include <nlohmann/json.hpp>
-
+#include "jose/json_strict.hpp"
 #include "pqsig/serve.hpp"
 
 namespace pqsig::serve {
@@ -41,8 +40,24 @@ std::int64_t steady_now_ms() {
 }  // namespace
 
 namespace {
+using sjson = jose::detail::json;
+
+std::string str_of(const sjson& v) {
+  const auto& s = v.get_ref<const sjson::string_t&>();
+  return std::string(s.begin(), s.end());
+}
+
+// Every card goes through the library's one strict JSON reader (size, depth and duplicate-name
+// limits); a card is a stranger's document, never handed to an unbounded parser.
+Result<sjson> parse_card(std::string_view text) {
+  auto j = jose::detail::parse_strict(text, "agent card");
+  if (!j) return j.error();
+  if (!j->is_object()) return Error{Errc::invalid_encoding, "agent card is not a JSON object"};
+  return j;
+}
+
 // draft-meunier-webbotauth-registry §3: card members shared by fetched and inline cards.
-Result<CardKeys> card_keys(const nlohmann::json& j) {
+Result<CardKeys> card_keys(const sjson& j) {
   if (auto wba = j.find("web_bot_auth"); wba != j.end() && !wba->is_object())
     return Error{Errc::invalid_encoding, "agent card: web_bot_auth must be an object"};
   for (const char* s : {"client_name", "client_uri", "purpose"})
@@ -57,10 +72,24 @@ Result<CardKeys> card_keys(const nlohmann::json& j) {
   if (jw != j.end()) {
     if (!jw->is_object() || !jw->contains("keys") || !(*jw)["keys"].is_array())
       return Error{Errc::invalid_encoding, "agent card: jwks must be a JWKS object"};
-    out.jwks = jw->dump();
+    // The JWKS is re-serialized for the JWKS reader: only a JWKS shape (an array of JWK objects
+    // whose members are scalars or arrays of scalars) is ever serialized, so the depth is fixed.
+    for (const auto& k : (*jw)["keys"]) {
+      if (!k.is_object()) return Error{Errc::invalid_encoding, "agent card: jwks keys must be objects"};
+      for (const auto& m : k) {
+        if (m.is_object()) return Error{Errc::invalid_encoding, "agent card: a JWK member is an object"};
+        if (m.is_array())
+          for (const auto& e : m)
+            if (e.is_structured()) return Error{Errc::invalid_encoding, "agent card: a JWK member nests arrays"};
+      }
+    }
+    sjson only = sjson::object();
+    only["keys"] = (*jw)["keys"];
+    auto t = only.dump();
+    out.jwks.assign(t.begin(), t.end());
   } else if (ju != j.end()) {
     if (!ju->is_string()) return Error{Errc::invalid_encoding, "agent card: jwks_uri must be a string"};
-    out.jwks_uri = ju->get<std::string>();
+    out.jwks_uri = str_of(*ju);
     // §3.1.2: "The URI scheme MUST be https." (an empty or relative jwks_uri names no keys)
     auto u = client::parse_url(out.jwks_uri);
     if (!u || u->scheme != "https") return Error{Errc::invalid_encoding, "agent card: jwks_uri must be an https URL"};
@@ -73,34 +102,87 @@ Result<CardKeys> card_keys(const nlohmann::json& j) {
 
 // draft-meunier-webbotauth-registry §3.1.1: a card fetched from its client_id names that URL.
 Result<CardKeys> validate_agent_card(std::string_view text, std::string_view card_url) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Error{Errc::invalid_encoding, "agent card is not a JSON object"};
+  auto pj = parse_card(text);
+  if (!pj) return pj.error();
+  const sjson& j = *pj;
   auto cid = j.find("client_id");
   if (cid == j.end() || !cid->is_string()) return Error{Errc::invalid_encoding, "agent card without client_id"};
-  if (cid->get<std::string>() != card_url)
-    return Error{Errc::policy, "agent card client_id '" + cid->get<std::string>() + "' is not the card's URL"};
+  if (str_of(*cid) != card_url)
+    return Error{Errc::policy, "agent card client_id is not the card's URL"};
   return card_keys(j);
 }
 
 // draft-meunier-webbotauth-registry §4: a card inlined in a registry (data: URL).
 Result<CardKeys> validate_inline_agent_card(std::string_view text) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return Error{Errc::invalid_encoding, "agent card is not a JSON object"};
+  auto pj = parse_card(text);
+  if (!pj) return pj.error();
+  const sjson& j = *pj;
   if (j.empty()) return Error{Errc::invalid_encoding, "agent card has no parameter"};
   if (auto cid = j.find("client_id"); cid != j.end()) {
     if (!cid->is_string()) return Error{Errc::invalid_encoding, "agent card: client_id must be a string"};
-    auto u = client::parse_url(cid->get<std::string>());
+    auto u = client::parse_url(str_of(*cid));
     if (!u || u->scheme != "https") return Error{Errc::invalid_encoding, "agent card: client_id must be an https URL"};
   }
   return card_keys(j);
 }
+
+std::size_t key_memory_bytes(const SuiteInfo& suite) {
+  std::size_t n = 512 + suite.public_key_size;  // objects, map node, keyid, the encoded key
+  if (suite.family == "ml-dsa") {
+    // Prepared: Â (k×l polynomials) and NTT(t1·2^d) (k polynomials), 256 32-bit coefficients each.
+    std::size_t k = suite.public_key_size > 32 ? (suite.public_key_size - 32) / 320 : 8;
+    std::size_t l = k == 4 ? 4 : k == 6 ? 5 : 7;
+    n += (k * l + k) * 256 * 4;
+  } else if (suite.family == "composite") {
+    n += (8 * 7 + 8) * 256 * 4 + 4096;  // worst case: an ML-DSA-87 half and an RSA half
+  } else if (suite.id.find("rsa") != std::string_view::npos) {
+    n += 4096;  // OpenSSL's RSA key and Montgomery context (modulus ≤ 4096 bits)
+  }
+  return n;
+}
+
+namespace {
+std::size_t agent_bytes(const AgentKeys& k) {
+  std::size_t n = k.url.size() + 256;
+  for (const auto& id : k.store.keyids()) {
+    n += id.size();
+    if (auto r = k.store.resolve(id); r && r->suite) n += key_memory_bytes(*r->suite);
+  }
+  return n;
+}
+
+// The class of a fetch failure, for the metrics (the detail goes to the log only).
+std::string_view failure_class(Errc c) {
+  switch (c) {
+    case Errc::io: return "io";
+    case Errc::policy: return "policy";
+    case Errc::verify_failed: return "signature";
+    case Errc::invalid_encoding: return "invalid";
+    case Errc::invalid_length: return "too_large";
+    case Errc::unsupported: return "unsupported";
+    default: return "other";
+  }
+}
+}  // namespace
 
 DirectoryCache::DirectoryCache(DirectoryCacheOptions opt, Metrics* metrics, Fetch fetch)
     : opt_(std::move(opt)), metrics_(metrics), fetch_(std::move(fetch)) {}
 
 std::size_t DirectoryCache::size() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return slots_.size();
+  return good_.size();
+}
+std::size_t DirectoryCache::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
+}
+std::size_t DirectoryCache::negative_size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return negative_.size();
+}
+
+void DirectoryCache::limit(std::string_view what) {
+  if (metrics_) metrics_->limit_hit(what);
 }
 
 // draft-ietf-webbotauth-httpsig-protocol, "Key Distribution and Discovery": each resource MUST
@@ -176,83 +258,156 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::load(const AgentRef& ag
   return std::shared_ptr<const AgentKeys>(std::move(keys));
 }
 
+// Called with mu_ held. A failure is remembered in the negative table (its own bound; the oldest
+// failure makes room), never in place of an agent whose keys verified.
+void DirectoryCache::remember_failure(const std::string& key, std::int64_t now, const std::string& error) {
+  auto it = negative_.find(key);
+  if (it == negative_.end() && negative_.size() >= std::max<std::size_t>(1, opt_.max_negative)) {
+    auto oldest = negative_.begin();
+    for (auto n = negative_.begin(); n != negative_.end(); ++n)
+      if (n->second.seq < oldest->second.seq) oldest = n;
+    negative_.erase(oldest);
+    limit("directory_negative_entries");
+  }
+  Negative& n = negative_[key];
+  n.until = now + opt_.negative_ttl;
+  n.seq = ++seq_;
+  n.error = error.substr(0, 512);
+}
+
+// Called with mu_ held: drops least recently used agents (never `keep`) until the bounds hold.
+void DirectoryCache::evict_for(const std::string& keep) {
+  while ((bytes_ > opt_.max_bytes || good_.size() > std::max<std::size_t>(1, opt_.max_entries)) && good_.size() > 1) {
+    auto victim = good_.end();
+    for (auto it = good_.begin(); it != good_.end(); ++it)
+      if (it->first != keep && (victim == good_.end() || it->second.used < victim->second.used)) victim = it;
+    if (victim == good_.end()) break;
+    const bool over_bytes = bytes_ > opt_.max_bytes;
+    bytes_ -= victim->second.bytes;
+    good_.erase(victim);
+    limit(over_bytes ? "directory_cache_bytes" : "directory_cache_entries");
+  }
+  if (metrics_) {
+    metrics_->dir_cache_bytes = bytes_;
+    metrics_->dir_cache_entries = good_.size();
+  }
+}
+
 Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& agent, std::int64_t now) {
   const std::string key = std::string(webbotauth::agent_type_name(agent.type)) + " " + agent.url;
   std::unique_lock<std::mutex> lk(mu_);
-  if (slots_.find(key) == slots_.end() && slots_.size() >= opt_.max_entries) {
-    auto victim = slots_.end();
-    for (auto it = slots_.begin(); it != slots_.end(); ++it)
-      if (!it->second.inflight && (victim == slots_.end() || it->second.last_used < victim->second.last_used)) victim = it;
-    if (victim == slots_.end()) return Error{Errc::policy, "directory cache full of pending fetches"};
-    slots_.erase(victim);
-  }
-  const std::int64_t wait_deadline = steady_now_ms() + opt_.http.total_timeout_ms * 3 + 1000;
+  const long wait_ms = opt_.max_wait_ms > 0 ? opt_.max_wait_ms
+                                            : opt_.http.total_timeout_ms * 2 + 500;
+  const std::int64_t wait_deadline = steady_now_ms() + wait_ms;
   for (int round = 0; round < 4; ++round) {
-    Slot& s = slots_[key];
-    s.last_used = now;
-    if (s.keys && now < s.fresh_until) {
+    auto g = good_.find(key);
+    if (g != good_.end() && now < g->second.fresh_until) {
+      g->second.used = ++seq_;
       if (metrics_) ++metrics_->dir_hits;
-      return s.keys;
+      return g->second.keys;
     }
-    if (now < s.negative_until) {
-      if (metrics_) ++metrics_->dir_negative;
-      if (s.keys && now < s.stale_until) {
-        if (metrics_) ++metrics_->dir_stale;
-        return s.keys;
+    // Keys past max-age but within the stale cap: served whenever a fresh copy cannot be had at
+    // once (a fetch in flight, all fetch slots busy, a recent failure) — a flood of strangers
+    // never turns a known agent away.
+    const bool stale_ok = g != good_.end() && now < g->second.stale_until;
+    auto serve_stale = [&]() -> Result<std::shared_ptr<const AgentKeys>> {
+      g->second.used = ++seq_;
+      if (metrics_) ++metrics_->dir_stale;
+      return g->second.keys;
+    };
+    if (g != good_.end() && !stale_ok) {  // past the stale cap: forgotten
+      bytes_ -= g->second.bytes;
+      good_.erase(g);
+      g = good_.end();
+      if (metrics_) {
+        metrics_->dir_cache_bytes = bytes_;
+        metrics_->dir_cache_entries = good_.size();
       }
-      return Error{Errc::io, s.error};
     }
-    if (s.inflight) {  // single flight: wait for the fetch already running
+    if (inflight_.count(key)) {
+      if (stale_ok) return serve_stale();
+      if (waiters_ >= opt_.max_waiters) {
+        limit("directory_waiters");
+        if (metrics_) ++metrics_->dir_fetch_errors;
+        return Error{Errc::io, "directory fetch of " + agent.url + " in progress; too many requests waiting"};
+      }
       std::int64_t left = wait_deadline - steady_now_ms();
       if (left <= 0) break;
-      cv_.wait_for(lk, std::chrono::milliseconds(left), [&] {
-        auto it = slots_.find(key);
-        return it == slots_.end() || !it->second.inflight;
-      });
+      ++waiters_;
+      cv_.wait_for(lk, std::chrono::milliseconds(left), [&] { return !inflight_.count(key); });
+      --waiters_;
       continue;
     }
+    if (stale_ok && now < g->second.retry_after) return serve_stale();  // refreshed recently and failed
+    if (g == good_.end()) {
+      auto n = negative_.find(key);
+      if (n != negative_.end() && now < n->second.until) {
+        if (metrics_) ++metrics_->dir_negative;
+        return Error{Errc::io, n->second.error};
+      }
+    }
     if (running_ >= opt_.max_concurrent_fetches) {
+      limit("directory_fetch_slots");
+      if (stale_ok) return serve_stale();
       if (metrics_) ++metrics_->dir_fetch_errors;
       return Error{Errc::io, "too many directory fetches in progress; try again"};
     }
     ++running_;
-    s.inflight = true;
+    inflight_[key] = true;
     if (metrics_) ++metrics_->dir_misses;
     lk.unlock();
     std::int64_t ttl = opt_.default_ttl;
     Result<std::shared_ptr<const AgentKeys>> r = Error{Errc::internal, "not loaded"};
+    std::size_t nbytes = 0;
     try {
       r = load(agent, now, &ttl);
+      if (r) {
+        nbytes = agent_bytes(*r.value());
+        if (r.value()->store.keyids().size() > opt_.max_keys_per_agent) {
+          limit("directory_keys_per_agent");
+          r = Error{Errc::invalid_length, agent.url + ": more than " + std::to_string(opt_.max_keys_per_agent) + " keys"};
+        } else if (nbytes > opt_.max_agent_bytes) {
+          limit("directory_agent_bytes");
+          r = Error{Errc::invalid_length, agent.url + ": keys take " + std::to_string(nbytes) + " bytes (limit " +
+                                              std::to_string(opt_.max_agent_bytes) + ")"};
+        }
+      }
     } catch (const std::exception& e) {  // bad_alloc and friends: never escape, never a key
       r = Error{Errc::internal, std::string("directory load: ") + e.what()};
     }
     lk.lock();
     --running_;
-    Slot& t = slots_[key];
-    t.inflight = false;
-    Result<std::shared_ptr<const AgentKeys>> out = Error{Errc::internal, "unset"};
-    if (r) {
-      t.keys = r.value();
-      t.fresh_until = now + ttl;
-      t.stale_until = t.fresh_until + opt_.stale_cap;
-      t.negative_until = 0;
-      t.error.clear();
-      out = t.keys;
-    } else {
-      if (metrics_) ++metrics_->dir_fetch_errors;
-      t.error = r.error().message;
-      t.negative_until = now + opt_.negative_ttl;
-      if (t.keys && now < t.stale_until) {
-        if (metrics_) ++metrics_->dir_stale;
-        out = t.keys;
-      } else {
-        t.keys.reset();
-        out = r.error();
-      }
-    }
+    inflight_.erase(key);
     cv_.notify_all();
-    return out;
+    g = good_.find(key);  // the table may have changed while unlocked
+    if (r) {
+      if (g == good_.end()) g = good_.emplace(key, Good{}).first;
+      else bytes_ -= g->second.bytes;
+      g->second.keys = r.value();
+      g->second.fresh_until = now + ttl;
+      g->second.stale_until = g->second.fresh_until + opt_.stale_cap;
+      g->second.retry_after = 0;
+      g->second.used = ++seq_;
+      g->second.bytes = nbytes;
+      bytes_ += nbytes;
+      negative_.erase(key);
+      evict_for(key);
+      return r.value();
+    }
+    if (metrics_) {
+      ++metrics_->dir_fetch_errors;
+      metrics_->fetch_failure(failure_class(r.error().code));
+    }
+    if (g != good_.end() && now < g->second.stale_until) {
+      g->second.retry_after = now + opt_.negative_ttl;  // the known-good keys stay; retried later
+      g->second.used = ++seq_;
+      if (metrics_) ++metrics_->dir_stale;
+      return g->second.keys;
+    }
+    remember_failure(key, now, r.error().message);
+    return r.error();
   }
+  limit("directory_wait_timeout");
   return Error{Errc::io, "timed out waiting for the directory fetch of " + agent.url};
 }
 

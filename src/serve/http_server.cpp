@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <csignal>
 #include <cstdio>
@@ -32,8 +34,72 @@ using Response = http::response<http::string_body>;
 /// The service: answers a parsed request, or a request that failed to parse (`limit_error` set
 /// to a reason such as "header_too_large").
 struct Service {
+  /// Answers that never block (health, metrics): run on the I/O thread; nullopt = not one of them.
+  std::function<std::optional<Response>(const Request&)> fast;
+  /// Everything else: on a decision worker when ServerOptions::decision_threads > 0.
   std::function<Response(const Request&)> handle;
   std::function<Response(std::string_view reason, unsigned version)> refuse;
+  std::function<void(std::string_view limit)> limit;  ///< counts a limit hit (may be empty)
+};
+
+/// Decision workers: a fixed number of threads and a bounded queue. submit() never blocks: a
+/// full queue is refused at once, and a job that waited past the queue deadline is told so.
+class DecisionPool {
+ public:
+  using Job = std::function<void(bool expired)>;
+  DecisionPool(int threads, std::size_t max_queue, long queue_timeout_ms)
+      : max_queue_(max_queue), timeout_(std::chrono::milliseconds(std::max<long>(1, queue_timeout_ms))) {
+    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
+  }
+  ~DecisionPool() { stop(); }
+  bool submit(Job j) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stop_ || q_.size() >= max_queue_) return false;
+    q_.push_back({std::move(j), std::chrono::steady_clock::now() + timeout_});
+    cv_.notify_one();
+    return true;
+  }
+  /// Runs every queued job as expired (their sessions answer and close), then joins the workers.
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop_) return;
+      stop_ = true;
+      cv_.notify_all();
+    }
+    for (auto& t : threads_) t.join();
+    threads_.clear();
+  }
+
+ private:
+  struct Item {
+    Job job;
+    std::chrono::steady_clock::time_point deadline;
+  };
+  void work() {
+    for (;;) {
+      Item it;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [this] { return stop_ || !q_.empty(); });
+        if (q_.empty()) return;  // stopping, nothing left
+        it = std::move(q_.front());
+        q_.pop_front();
+      }
+      bool expired = stop_ || std::chrono::steady_clock::now() > it.deadline;
+      try {
+        it.job(expired);
+      } catch (...) {
+      }
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Item> q_;
+  std::size_t max_queue_;
+  std::chrono::steady_clock::duration timeout_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
 };
 
 class Session;
@@ -41,6 +107,7 @@ class Session;
 struct Shared {
   Service svc;
   ServerOptions opt;
+  DecisionPool* pool = nullptr;  ///< owned by serve(); outlives every session
   std::atomic<std::size_t> connections{0};
   std::atomic<bool> draining{false};  ///< SIGTERM / SIGINT: no keep-alive, idle connections closed
   std::mutex mu;
@@ -110,12 +177,55 @@ class Session : public std::enable_shared_from_this<Session> {
       return write();
     }
     const Request& req = parser_->get();
-    try {
-      res_ = sh_->svc.handle(req);
-    } catch (...) {
-      res_ = sh_->svc.refuse("internal_error", req.version());
+    if (sh_->svc.fast) {
+      std::optional<Response> r;
+      try {
+        r = sh_->svc.fast(req);
+      } catch (...) {
+        r = sh_->svc.refuse("internal_error", req.version());
+      }
+      if (r) {
+        res_ = std::move(*r);
+        return respond();
+      }
     }
-    res_.keep_alive(req.keep_alive() && !sh_->draining);
+    if (!sh_->pool) {
+      try {
+        res_ = sh_->svc.handle(req);
+      } catch (...) {
+        res_ = sh_->svc.refuse("internal_error", req.version());
+      }
+      return respond();
+    }
+    // The decision runs on a worker; this I/O thread is free at once. The parser (and so the
+    // request) stays untouched until the answer is posted back to this connection's strand.
+    auto self = shared_from_this();
+    bool queued = sh_->pool->submit([self](bool expired) {
+      const Request& rq = self->parser_->get();
+      Response out;
+      if (expired) {
+        if (self->sh_->svc.limit) self->sh_->svc.limit("decision_queue_timeout");
+        out = self->sh_->svc.refuse("overloaded", rq.version());
+      } else {
+        try {
+          out = self->sh_->svc.handle(rq);
+        } catch (...) {
+          out = self->sh_->svc.refuse("internal_error", rq.version());
+        }
+      }
+      net::post(self->stream_.get_executor(), [self, r = std::move(out)]() mutable {
+        self->res_ = std::move(r);
+        self->respond();
+      });
+    });
+    if (!queued) {
+      if (sh_->svc.limit) sh_->svc.limit("decision_queue_full");
+      res_ = sh_->svc.refuse("overloaded", req.version());
+      respond();
+    }
+  }
+  void respond() {
+    res_.keep_alive(parser_ && parser_->get().keep_alive() && !sh_->draining);
     write();
   }
   void write() {
@@ -142,13 +252,34 @@ class Session : public std::enable_shared_from_this<Session> {
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   Listener(net::io_context& ioc, tcp::acceptor&& acc, std::shared_ptr<Shared> sh)
-      : ioc_(ioc), acc_(std::move(acc)), sh_(std::move(sh)) {}
+      : ioc_(ioc), acc_(std::move(acc)), sh_(std::move(sh)), timer_(ioc) {}
   void accept() {
     acc_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
-      if (ec == net::error::operation_aborted) return;
-      if (!ec) {
+      if (ec == net::error::operation_aborted || self->stopped_) return;
+      if (ec) {
+        // EMFILE / ENFILE / ENOBUFS / ENOMEM...: the pending connection stays queued, so an
+        // immediate retry fails again at once (a busy loop). Back off, doubling, and log once
+        // per episode; the connections under way finish and free descriptors meanwhile.
+        if (!self->logged_) {
+          std::cerr << "pqsig serve: accept failed (" << ec.message() << "); backing off\n";
+          self->logged_ = true;
+        }
+        if (self->sh_->svc.limit) self->sh_->svc.limit("accept_backoff");
+        self->timer_.expires_after(self->backoff_);
+        self->backoff_ = std::min<std::chrono::milliseconds>(
+            self->backoff_ * 2, std::chrono::milliseconds(std::max<long>(10, self->sh_->opt.accept_backoff_max_ms)));
+        self->timer_.async_wait([self](beast::error_code tec) {
+          if (!tec && !self->stopped_) self->accept();
+        });
+        return;
+      }
+      if (self->logged_) std::cerr << "pqsig serve: accepting again\n";
+      self->logged_ = false;
+      self->backoff_ = std::chrono::milliseconds(10);
+      {
         if (self->sh_->connections.fetch_add(1) >= self->sh_->opt.max_connections) {
           self->sh_->connections.fetch_sub(1);
+          if (self->sh_->svc.limit) self->sh_->svc.limit("connections");
           beast::error_code ignored;
           s.close(ignored);  // over the connection cap: refuse at once
         } else {
@@ -159,14 +290,20 @@ class Listener : public std::enable_shared_from_this<Listener> {
     });
   }
   void stop() {
+    stopped_ = true;
     beast::error_code ec;
     acc_.close(ec);
+    timer_.cancel();
   }
 
  private:
   net::io_context& ioc_;
   tcp::acceptor acc_;
   std::shared_ptr<Shared> sh_;
+  net::steady_timer timer_;
+  std::chrono::milliseconds backoff_{10};
+  bool logged_ = false;                 ///< the current accept failure episode was logged
+  std::atomic<bool> stopped_{false};
 };
 
 int serve(Service svc, const ServerOptions& opt, std::function<void()> on_hup) {
@@ -191,6 +328,12 @@ int serve(Service svc, const ServerOptions& opt, std::function<void()> on_hup) {
   auto sh = std::make_shared<Shared>();
   sh->svc = std::move(svc);
   sh->opt = opt;
+  // Declared after ioc: stopped and destroyed first (queued jobs hold sessions bound to ioc).
+  std::unique_ptr<DecisionPool> pool;
+  if (opt.decision_threads > 0)
+    pool = std::make_unique<DecisionPool>(opt.decision_threads, std::max<std::size_t>(1, opt.max_queued_decisions),
+                                          opt.queue_timeout_ms);
+  sh->pool = pool.get();
   auto listener = std::make_shared<Listener>(ioc, std::move(acc), sh);
   listener->accept();
 
@@ -245,11 +388,35 @@ int serve(Service svc, const ServerOptions& opt, std::function<void()> on_hup) {
     }
     std::rename(tmp.c_str(), opt.ready_file.c_str());
   }
-  std::vector<std::thread> pool;
-  for (int i = 1; i < std::max(1, opt.threads); ++i) pool.emplace_back([&ioc] { ioc.run(); });
+  std::vector<std::thread> io_threads;
+  for (int i = 1; i < std::max(1, opt.threads); ++i) io_threads.emplace_back([&ioc] { ioc.run(); });
   ioc.run();
-  for (auto& t : pool) t.join();
+  for (auto& t : io_threads) t.join();
+  if (pool) pool->stop();
   return 0;
+}
+
+/// Rejection details to stderr, at most 20 lines per 10 s (then one line counting the rest):
+/// a flood of hostile requests cannot flood the log.
+void log_detail(const Decision& d) {
+  static std::mutex mu;
+  static std::chrono::steady_clock::time_point window{};
+  static int lines = 0;
+  static std::uint64_t suppressed = 0;
+  std::lock_guard<std::mutex> lock(mu);
+  auto now = std::chrono::steady_clock::now();
+  if (now - window > std::chrono::seconds(10)) {
+    if (suppressed) std::cerr << "pqsig serve: " << suppressed << " rejection detail line(s) suppressed\n";
+    window = now;
+    lines = 0;
+    suppressed = 0;
+  }
+  if (lines >= 20) {
+    ++suppressed;
+    return;
+  }
+  ++lines;
+  std::cerr << "pqsig serve: 401 " << header_safe(d.reason, 64) << ": " << header_safe(d.detail, 400) << "\n";
 }
 
 Response text(unsigned version, http::status st, std::string body, std::string_view type = "text/plain; charset=utf-8") {
@@ -265,10 +432,12 @@ Response text(unsigned version, http::status st, std::string body, std::string_v
 
 int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions& opt) {
   Service svc;
+  // The client learns the reason class only (X-Pqsig-Reason): a detail can describe our network
+  // (a directory name resolving to a private address vs not resolving) or our keys, and a proxy
+  // such as Caddy forwards the whole 401. Details go to the log (rate-limited) and the metrics.
   auto unauthorized = [&verifier](unsigned version, const Decision& d) {
     Response r = text(version, http::status::unauthorized, d.reason + "\n");
     r.set("X-Pqsig-Reason", header_safe(d.reason, 64));
-    if (!d.detail.empty()) r.set("X-Pqsig-Detail", header_safe(d.detail));
     r.set("Accept-Signature", verifier.accept_signature());
     r.set(http::field::www_authenticate, "Signature realm=\"web-bot-auth\"");
     return r;
@@ -279,10 +448,15 @@ int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions&
     d.reason = std::string(reason);
     return unauthorized(version, d);
   };
-  svc.handle = [&verifier, &metrics, unauthorized](const Request& req) -> Response {
+  svc.limit = [&metrics](std::string_view l) { metrics.limit_hit(l); };
+  svc.fast = [&metrics](const Request& req) -> std::optional<Response> {
     std::string_view target = req.target();
     if (target == "/healthz") return text(req.version(), http::status::ok, "ok\n");
     if (target == "/metrics") return text(req.version(), http::status::ok, metrics.render(), "text/plain; version=0.0.4");
+    return std::nullopt;
+  };
+  svc.handle = [&verifier, &metrics, unauthorized](const Request& req) -> Response {
+    std::string_view target = req.target();
     std::vector<httpsig::FieldLine> fields;
     for (const auto& f : req) fields.push_back({std::string(f.name_string()), std::string(f.value())});
     auto m = original_request(verifier.options().proxy, req.method_string(), target, fields, verifier.options().scheme);
@@ -294,7 +468,10 @@ int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions&
       return unauthorized(req.version(), bad);
     }
     Decision d = verifier.decide(m.value(), unix_now());
-    if (d.status != 200) return unauthorized(req.version(), d);
+    if (d.status != 200) {
+      log_detail(d);
+      return unauthorized(req.version(), d);
+    }
     Response r = text(req.version(), http::status::ok, "ok\n");
     r.set("X-Pqsig-Label", header_safe(d.label, 64));
     r.set("X-Pqsig-Keyid", header_safe(d.keyid, 128));
@@ -305,7 +482,9 @@ int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions&
     r.set("X-Pqsig-Labels", header_safe(all, 128));
     return r;
   };
-  return serve(std::move(svc), opt, nullptr);
+  ServerOptions o = opt;
+  if (o.decision_threads <= 0) o.decision_threads = std::max(2, opt.threads) + 6;  // never on the I/O threads
+  return serve(std::move(svc), o, nullptr);
 }
 
 int run_directory_server(DirectoryPublisher& pub, const ServerOptions& opt) {
@@ -321,7 +500,9 @@ int run_directory_server(DirectoryPublisher& pub, const ServerOptions& opt) {
     if (req.method() != http::verb::get && req.method() != http::verb::head)
       return text(req.version(), http::status::method_not_allowed, "GET only\n");
     auto resp = pub.respond(req[http::field::host], unix_now());
-    if (!resp) return text(req.version(), http::status::bad_request, resp.error().message + "\n");
+    if (!resp)
+      return text(req.version(), resp.error().code == Errc::policy ? http::status::misdirected_request : http::status::bad_request,
+                  resp.error().message + "\n");
     Response r{http::status::ok, req.version()};
     r.set(http::field::server, "pqsig");
     for (const auto& h : resp->headers) r.insert(h.name, h.value);

@@ -4,14 +4,13 @@
 #include <cstdlib>
 #include <set>
 
-#include <nlohmann/json.hpp>
-
+#include "jose/json_strict.hpp"
 #include "pqsig/serve.hpp"
 
 namespace pqsig::serve {
 namespace {
 
-using json = nlohmann::json;
+using json = jose::detail::json;
 
 Error bad(const std::string& what) { return Error{Errc::invalid_argument, "policy: " + what}; }
 
@@ -79,23 +78,14 @@ Result<std::string> normalize_authority(std::string_view a, std::string_view sch
 
 Result<Policy> parse_policy(std::string_view text) {
   if (text.size() > kMaxPolicyBytes) return bad("file larger than 64 KiB");
-  // Strict: duplicate keys are refused by parsing with a callback that sees every key.
-  std::vector<std::set<std::string>> seen;
-  bool dup = false;
-  json::parser_callback_t cb = [&](int depth, json::parse_event_t ev, json& parsed) {
-    if (ev == json::parse_event_t::object_start) seen.emplace_back();
-    else if (ev == json::parse_event_t::object_end && !seen.empty()) seen.pop_back();
-    else if (ev == json::parse_event_t::key && !seen.empty() && !seen.back().insert(parsed.get<std::string>()).second)
-      dup = true;
-    return depth <= 8;
-  };
-  json j = json::parse(text, cb, false);
-  if (j.is_discarded()) return bad("not valid JSON");
-  if (dup) return bad("duplicate member");
+  // The library's one strict JSON reader (duplicate names refused, depth and size bounded).
+  auto pj = jose::detail::parse_strict(text, "policy");
+  if (!pj) return bad(pj.error().message);
+  const json& j = *pj;
   if (!j.is_object()) return bad("must be a JSON object");
   Policy p;
   for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string& k = it.key();
+    const std::string k(it.key().begin(), it.key().end());
     const json& v = it.value();
     if (k == "required_tag") {
       if (!v.is_string() || v.get<std::string>().empty()) return bad("required_tag must be a non-empty string");
@@ -190,6 +180,35 @@ std::uint64_t Metrics::rejected_count(std::string_view reason) const {
   return it == rejected_.end() ? 0 : it->second;
 }
 
+namespace {
+void bump(std::map<std::string, std::uint64_t, std::less<>>& m, std::string_view k) {
+  auto it = m.find(k);
+  if (it == m.end()) m.emplace(std::string(k), 1);
+  else ++it->second;
+}
+std::uint64_t count_of(const std::map<std::string, std::uint64_t, std::less<>>& m, std::string_view k) {
+  auto it = m.find(k);
+  return it == m.end() ? 0 : it->second;
+}
+}  // namespace
+
+void Metrics::limit_hit(std::string_view limit) {
+  std::lock_guard<std::mutex> lock(mu_);
+  bump(limits_, limit);
+}
+std::uint64_t Metrics::limit_count(std::string_view limit) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return count_of(limits_, limit);
+}
+void Metrics::fetch_failure(std::string_view cls) {
+  std::lock_guard<std::mutex> lock(mu_);
+  bump(fetch_failures_, cls);
+}
+std::uint64_t Metrics::fetch_failure_count(std::string_view cls) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return count_of(fetch_failures_, cls);
+}
+
 void Metrics::latency(double s) {
   std::lock_guard<std::mutex> lock(mu_);
   std::size_t i = 0;
@@ -209,6 +228,13 @@ std::string Metrics::render() const {
     std::lock_guard<std::mutex> lock(mu_);
     o += "# HELP pqsig_rejected_total Requests refused (401), by reason.\n# TYPE pqsig_rejected_total counter\n";
     for (const auto& [r, n] : rejected_) o += "pqsig_rejected_total{reason=\"" + r + "\"} " + std::to_string(n) + "\n";
+    o += "# HELP pqsig_limit_hits_total Requests, fetches or entries refused or trimmed by a limit, by limit.\n"
+         "# TYPE pqsig_limit_hits_total counter\n";
+    for (const auto& [r, n] : limits_) o += "pqsig_limit_hits_total{limit=\"" + r + "\"} " + std::to_string(n) + "\n";
+    o += "# HELP pqsig_directory_fetch_failures_total Directory fetch failures, by class.\n"
+         "# TYPE pqsig_directory_fetch_failures_total counter\n";
+    for (const auto& [r, n] : fetch_failures_)
+      o += "pqsig_directory_fetch_failures_total{class=\"" + r + "\"} " + std::to_string(n) + "\n";
     o += "# HELP pqsig_decision_seconds Time to decide one request.\n# TYPE pqsig_decision_seconds histogram\n";
     std::uint64_t cum = 0;
     char buf[64];
@@ -232,6 +258,13 @@ std::string Metrics::render() const {
   counter("pqsig_nonce_store_errors_total", "Nonce replay store failures (e.g. Redis unreachable).", nonce_store_errors.load());
   counter("pqsig_nonce_store_fail_open_total", "Requests accepted without a replay check (fail-open mode).", nonce_fail_open.load());
   counter("pqsig_internal_errors_total", "Internal errors (answered 401).", internal_errors.load());
+  auto gauge = [&](const char* name, const char* help, std::uint64_t v) {
+    o += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n" + name + " " + std::to_string(v) + "\n";
+  };
+  gauge("pqsig_directory_cache_bytes", "Key material bytes held by the directory cache (estimated, as verification holds it).",
+        dir_cache_bytes.load());
+  gauge("pqsig_directory_cache_entries", "Agents with keys in the directory cache.", dir_cache_entries.load());
+  gauge("pqsig_nonce_store_entries", "Nonces held by the in-process replay store.", nonce_entries.load());
   return o;
 }
 

@@ -1,6 +1,7 @@
 // pqsig_serve: nonce replay stores — in-process (bounded) and Redis (SET NX EX via hiredis).
 #include <hiredis/hiredis.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -25,41 +26,6 @@ std::string replay_key(std::string_view keyid, std::string_view nonce) {
 }
 
 }  // namespace
-
-NonceOutcome MemoryReplayStore::record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
-                                       std::int64_t now) {
-  std::string key = replay_key(keyid, nonce);
-  std::lock_guard<std::mutex> lock(mu_);
-  // Drop expired entries (bounded work: at most 64 per call).
-  for (int i = 0; i < 64 && !by_expiry_.empty() && by_expiry_.begin()->first <= now; ++i) {
-    seen_.erase(by_expiry_.begin()->second);
-    by_expiry_.erase(by_expiry_.begin());
-  }
-  auto it = seen_.find(key);
-  if (it != seen_.end() && it->second > now) return NonceOutcome::replayed;
-  if (it != seen_.end()) {  // expired, not yet swept
-    auto range = by_expiry_.equal_range(it->second);
-    for (auto r = range.first; r != range.second; ++r)
-      if (r->second == key) {
-        by_expiry_.erase(r);
-        break;
-      }
-    seen_.erase(it);
-  }
-  if (seen_.size() >= max_) {
-    // Full: refuse rather than forget live nonces (forgetting would re-open replays).
-    return NonceOutcome::error;
-  }
-  std::int64_t exp = forget_after > now ? forget_after : now + 1;
-  seen_.emplace(key, exp);
-  by_expiry_.emplace(exp, key);
-  return NonceOutcome::fresh;
-}
-
-std::size_t MemoryReplayStore::size() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return seen_.size();
-}
 
 // ------------------------------------------------------------------ Redis
 
@@ -103,8 +69,8 @@ Result<RedisReplayStore::Options> RedisReplayStore::parse_url(std::string_view u
 RedisReplayStore::RedisReplayStore(Options o) : opt_(std::move(o)) {}
 RedisReplayStore::~RedisReplayStore() = default;
 
-NonceOutcome RedisReplayStore::record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
-                                      std::int64_t now) {
+NonceOutcome RedisReplayStore::record_for(std::string_view owner, std::string_view keyid, std::string_view nonce,
+                                          std::int64_t forget_after, std::int64_t now) {
   std::unique_ptr<Conn> conn;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -126,8 +92,29 @@ NonceOutcome RedisReplayStore::record(std::string_view keyid, std::string_view n
       if (!ok) return NonceOutcome::error;
     }
   }
+  const long long retention = std::max<long long>(1, opt_.max_retention);
+  // Per-owner quota: a counter per owner and retention window (INCR, TTL set on creation).
+  std::string qkey = opt_.prefix + "q:" + replay_key("owner", owner);
+  auto* q = static_cast<redisReply*>(redisCommand(conn->c, "INCR %b", qkey.data(), qkey.size()));
+  if (!q) return NonceOutcome::error;
+  if (q->type != REDIS_REPLY_INTEGER) {
+    freeReplyObject(q);
+    return NonceOutcome::error;
+  }
+  long long count = q->integer;
+  freeReplyObject(q);
+  if (count == 1) {
+    auto* e = static_cast<redisReply*>(redisCommand(conn->c, "EXPIRE %b %lld", qkey.data(), qkey.size(), retention));
+    if (!e) return NonceOutcome::error;
+    freeReplyObject(e);
+  }
+  if (count > static_cast<long long>(opt_.max_per_owner)) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (idle_.size() < 64) idle_.push_back(std::move(conn));
+    return NonceOutcome::refused;
+  }
   std::string key = opt_.prefix + replay_key(keyid, nonce);
-  long long ex = forget_after > now ? forget_after - now : 1;  // EX seconds
+  long long ex = std::min<long long>(forget_after > now ? forget_after - now : 1, retention);  // EX seconds
   auto* r = static_cast<redisReply*>(redisCommand(conn->c, "SET %b 1 NX EX %lld", key.data(), key.size(), ex));
   if (!r) return NonceOutcome::error;  // connection broken: dropped, reconnect next time
   NonceOutcome out = NonceOutcome::error;

@@ -5,6 +5,7 @@
 // once the policy is satisfied).
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <optional>
 
 #include "pqsig/serve.hpp"
@@ -13,6 +14,28 @@ namespace pqsig::serve {
 namespace {
 
 namespace hs = pqsig::httpsig;
+
+/// The replay store as verify_message sees it: each nonce is counted against its owner — the
+/// agent the key came from (owner_of), or the static key itself — so one stranger's signatures
+/// fill only its own quota. Remembers whether the store refused a nonce (quota), to name that reason.
+class OwnedNonces : public hs::NonceStore {
+ public:
+  using OwnerOf = std::function<std::string(std::string_view keyid)>;
+  OwnedNonces(hs::NonceStore& inner, OwnerOf owner_of) : inner_(inner), owner_of_(std::move(owner_of)) {}
+  NonceOutcome record(std::string_view keyid, std::string_view nonce, std::int64_t forget_after,
+                      std::int64_t now) override {
+    std::string owner = owner_of_(keyid);
+    if (owner.empty()) owner = "static " + std::string(keyid);
+    auto o = inner_.record_for(owner, keyid, nonce, forget_after, now);
+    if (o == NonceOutcome::refused) refused = true;
+    return o;
+  }
+  bool refused = false;
+
+ private:
+  hs::NonceStore& inner_;
+  OwnerOf owner_of_;
+};
 
 Decision reject(std::string reason, std::string detail) {
   Decision d;
@@ -23,6 +46,17 @@ Decision reject(std::string reason, std::string detail) {
 }
 
 }  // namespace
+
+std::size_t verify_cost_units(const SuiteInfo& suite) noexcept {
+  const std::string_view id = suite.id;
+  if (suite.family == "ml-dsa") return id == "ml-dsa-44" ? 1 : id == "ml-dsa-65" ? 2 : 3;
+  if (suite.family == "slh-dsa") return id.find('f') != std::string_view::npos && id.back() == 'f' ? 40 : 10;
+  if (suite.family == "composite") return 5;
+  if (id.find("rsa") != std::string_view::npos) return 3;
+  if (id.find("ecdsa") != std::string_view::npos) return 2;
+  if (id == "ed25519" || id.find("hmac") != std::string_view::npos) return 1;
+  return 10;
+}
 
 Result<std::unique_ptr<Verifier>> Verifier::create(VerifyOptions opt, const std::vector<std::string>& static_keys,
                                                    DirectoryCache* dirs, ReplayStore* replay, Metrics* metrics) {
@@ -40,6 +74,13 @@ Result<std::unique_ptr<Verifier>> Verifier::create(VerifyOptions opt, const std:
       return Error{Errc::invalid_argument, "envoy: the ext_authz path_prefix must be a path such as /auth (not ending in '/')"};
   }
   if (v->opt_.policy.require_nonce && !replay) return Error{Errc::invalid_argument, "the policy requires nonces but no replay store is configured"};
+  if (replay) {
+    // The store forgets a nonce after nonce_retention: a label older than that (minus the clock
+    // skew on both ends) is refused, so a forgotten nonce can never be replayed.
+    const std::int64_t cap = v->opt_.nonce_retention - 2 * v->opt_.policy.clock_skew;
+    if (cap < 1) return Error{Errc::invalid_argument, "nonce retention must exceed twice the clock skew"};
+    if (!v->opt_.policy.max_age || *v->opt_.policy.max_age > cap) v->opt_.policy.max_age = cap;
+  }
   if (v->static_.size() == 0 && !dirs) return Error{Errc::invalid_argument, "no keys: give --keys or enable directory fetching"};
   // The authorities protected here (cross-site replay: a signature a bot made for another site
   // must never be accepted because the proxy forwarded that site's name).
@@ -87,16 +128,20 @@ Decision Verifier::decide(const hs::Message& request, std::int64_t now) noexcept
 
 Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
   const Policy& pol = opt_.policy;
-  if (hs::header_section_size(req) > opt_.max_header_bytes)
+  if (hs::header_section_size(req) > opt_.max_header_bytes) {
+    if (metrics_) metrics_->limit_hit("header_bytes");
     return reject("header_too_large", "request header section above " + std::to_string(opt_.max_header_bytes) + " bytes");
+  }
   if (!req.has("signature-input") && !req.has("signature"))
     return reject("missing_signature", "no Signature-Input / Signature fields");
   if (!req.has("signature-input")) return reject("malformed_signature_input", "Signature without Signature-Input");
   if (!req.has("signature")) return reject("missing_signature", "Signature-Input without Signature");
   auto fields = hs::parse_signature_fields(req);
   if (!fields) return reject("malformed_signature", fields.error().message);
-  if (fields->input.size() > opt_.max_labels)
+  if (fields->input.size() > opt_.max_labels) {
+    if (metrics_) metrics_->limit_hit("labels");
     return reject("too_many_labels", std::to_string(fields->input.size()) + " labels (limit " + std::to_string(opt_.max_labels) + ")");
+  }
 
   // The authority the request was sent to must be one this verifier protects, before any key
   // lookup or directory fetch.
@@ -128,7 +173,10 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
       if (b.reason != hs::Reason::ok || !b.member) continue;  // refused by the profile check / no agent
       if (std::find(done.begin(), done.end(), *b.member) != done.end()) continue;
       done.push_back(*b.member);
-      if (++n > opt_.max_agents) break;
+      if (++n > opt_.max_agents) {
+        if (metrics_) metrics_->limit_hit("agents");
+        break;
+      }
       const AgentRef* named = nullptr;
       for (const auto& [m, r] : *agents)
         if (m == *b.member) named = &r;
@@ -167,6 +215,26 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
     }
   }
 
+  // The work this request can cause, bounded before any signature is checked: each label whose
+  // key resolves under an allowed algorithm costs one verification with that key.
+  std::size_t cost = 0;
+  for (const auto& [label, m] : fields->input) {
+    if (!m.is_inner_list) continue;
+    const auto* kid = sf::find_param(m.inner.params, "keyid");
+    if (!kid || kid->type != sf::Type::string) continue;
+    const SuiteInfo* want = nullptr;
+    if (const auto* a = sf::find_param(m.inner.params, "alg"); a && a->type == sf::Type::string) want = hs::suite_for_alg(a->s);
+    auto k = resolver.resolve_label(req, label, hs::SignatureParams{m.inner}, want);
+    if (!k || !k->suite) continue;
+    if (std::find(pol.algorithms.begin(), pol.algorithms.end(), k->suite->http_alg) == pol.algorithms.end()) continue;
+    cost += verify_cost_units(*k->suite);
+  }
+  if (cost > opt_.max_cost_units) {
+    if (metrics_) metrics_->limit_hit("request_cost");
+    return reject("too_costly", "labels would cost " + std::to_string(cost) + " verification units (limit " +
+                                    std::to_string(opt_.max_cost_units) + ")");
+  }
+
   hs::VerifyPolicy vp;
   vp.now = now;
   vp.clock_skew = pol.clock_skew;
@@ -181,7 +249,15 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
   vp.tag = pol.required_tag;
   vp.fail_on_invalid = true;
   vp.min_valid = pol.min_valid;
-  vp.nonces = replay_;  // the library records nonces only once the whole policy is satisfied
+  std::optional<OwnedNonces> owned;
+  if (replay_)
+    owned.emplace(*replay_, [&](std::string_view keyid) -> std::string {
+      if (static_.resolve(keyid)) return "static " + std::string(keyid);
+      for (const auto& a : held)
+        if (a->store.resolve(keyid)) return a->url;
+      return "unattributed " + std::string(keyid);
+    });
+  vp.nonces = owned ? &*owned : nullptr;  // the library records nonces only once the whole policy is satisfied
   vp.nonce_fail_open = opt_.replay_fail_open;
   vp.check_content_digest = true;
   bool wba = pol.required_tag == webbotauth::kTag;
@@ -205,6 +281,10 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
     for (const auto& v : rep.verdicts) {
       if (v.outcome == hs::Outcome::invalid && !first_invalid) first_invalid = &v;
       if (v.outcome == hs::Outcome::skipped && !first_skipped) first_skipped = &v;
+    }
+    if (first_invalid && first_invalid->reason == hs::Reason::nonce_replayed && owned && owned->refused) {
+      if (metrics_) metrics_->limit_hit("nonces_per_owner");
+      return reject("nonce_quota", first_invalid->label + ": " + first_invalid->detail);
     }
     if (first_invalid) return reject(std::string(hs::reason_name(first_invalid->reason)), first_invalid->label + ": " + first_invalid->detail);
     if (first_skipped) {

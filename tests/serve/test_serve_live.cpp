@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -102,11 +103,15 @@ std::string slurp(const std::string& path) {
 struct Proc {
   pid_t pid = -1;
   std::string log;
-  static Proc start(const std::vector<std::string>& argv, const std::string& log_path) {
+  static Proc start(const std::vector<std::string>& argv, const std::string& log_path, rlim_t nofile = 0) {
     Proc p;
     p.log = log_path;
     pid_t pid = fork();
     if (pid == 0) {
+      if (nofile) {
+        rlimit rl{nofile, nofile};
+        setrlimit(RLIMIT_NOFILE, &rl);
+      }
       int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
       if (fd >= 0) {
         dup2(fd, 1);
@@ -288,7 +293,7 @@ struct Live {
     std::ofstream(dir + "/www/open/index.html") << "open\n";
 
     directory = Proc::start({kPqsig, "serve", "directory", "--listen", "127.0.0.1:0", "--key", ed_file, "--key", ml_file,
-                             "--key", rot_file, "--ready-file", dir + "/dir.ready"},
+                             "--key", rot_file, "--authority", "127.0.0.1", "--ready-file", dir + "/dir.ready"},
                             dir + "/directory.log");
     std::string d = wait_ready_file(dir + "/dir.ready");
     if (d.empty()) return fail("directory server did not start: " + slurp(dir + "/directory.log"));
@@ -871,7 +876,7 @@ TEST_F(ServeLive, SigtermDrainsRequestsInFlight) {
       argv.push_back("--no-directory-fetch");
       argv.insert(argv.end(), {"--authority", "127.0.0.1:" + std::to_string(L().nginx_port)});
     } else {
-      argv.insert(argv.end(), {"--key", L().ed_file});
+      argv.insert(argv.end(), {"--key", L().ed_file, "--authority", "127.0.0.1"});
     }
     Proc p = Proc::start(argv, dir + "/drain-" + which_server + ".log");
     std::string hp = wait_ready_file(ready);
@@ -908,4 +913,157 @@ TEST_F(ServeLive, SigtermDrainsRequestsInFlight) {
     close(busy);
     p.stop(SIGKILL);  // no-op when it exited
   }
+}
+
+// ------------------------------------------------------------------ issue 20: facing strangers
+
+namespace {
+/// A verifier of our own for one test (its log, its port), stopped when the test ends.
+struct OwnVerifier {
+  Proc p;
+  int port = 0;
+  std::string log;
+  OwnVerifier(const std::string& name, std::vector<std::string> extra, rlim_t nofile = 0) {
+    const std::string& dir = g_live->dir;
+    log = dir + "/" + name + ".log";
+    std::string ready = dir + "/" + name + ".ready";
+    std::vector<std::string> argv = {kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--ready-file", ready};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    p = Proc::start(argv, log, nofile);
+    std::string hp = wait_ready_file(ready);
+    if (!hp.empty()) port = port_of(hp);
+  }
+  ~OwnVerifier() { p.stop(SIGKILL); }
+};
+
+/// An auth request as nginx sends it, naming `agent`, with a syntactically valid label.
+std::string auth_request_naming(const std::string& agent) {
+  return "GET /_auth HTTP/1.1\r\nHost: origin.example\r\nX-Original-Method: GET\r\nX-Original-URI: /\r\n"
+         "Signature-Agent: sig1=\"" + agent + "\"\r\n"
+         "Signature-Input: sig1=(\"@authority\" \"signature-agent\";key=\"sig1\");created=1;keyid=\"x\";"
+         "tag=\"web-bot-auth\"\r\nSignature: sig1=:AAAA:\r\nConnection: close\r\n\r\n";
+}
+
+/// GET `path` on 127.0.0.1:port with a receive timeout; the whole response ("" on timeout).
+std::string get_within(int port, const std::string& path, int timeout_ms) {
+  int fd = connect_port(port);
+  if (fd < 0) return {};
+  timeval tv{timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  send_text(fd, "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  std::string r = recv_all(fd);
+  close(fd);
+  return r;
+}
+
+/// utime + stime of a process, in clock ticks.
+long cpu_ticks(pid_t pid) {
+  std::string st = slurp("/proc/" + std::to_string(pid) + "/stat");
+  auto rp = st.rfind(')');
+  if (rp == std::string::npos) return -1;
+  std::istringstream in(st.substr(rp + 2));
+  std::string f;
+  long ut = 0, stt = 0;
+  for (int i = 3; i <= 15 && in >> f; ++i) {
+    if (i == 14) ut = std::atol(f.c_str());
+    if (i == 15) stt = std::atol(f.c_str());
+  }
+  return ut + stt;
+}
+
+std::size_t count_of(const std::string& hay, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+// #7: requests naming a directory that never answers must not hold the I/O threads: /healthz
+// and /metrics answer at once while they wait (two I/O threads, eight requests naming the same
+// hanging directory: one fetches, the others wait for it or are turned away).
+TEST_F(ServeLive, HealthStaysResponsiveWhileDirectoriesHang) {
+  int hole = socket(AF_INET, SOCK_STREAM, 0);  // listens, never accepts: connects, never answers
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(hole, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  socklen_t len = sizeof a;
+  getsockname(hole, reinterpret_cast<sockaddr*>(&a), &len);
+  ASSERT_EQ(listen(hole, 64), 0);
+  const int hole_port = ntohs(a.sin_port);
+  OwnVerifier v("hang", {"--threads", "2", "--insecure-allow-http", "--allow-private-directories",
+                         "--directory-timeout-ms", "4000"});
+  ASSERT_GT(v.port, 0) << slurp(v.log);
+  std::vector<int> waiting;
+  for (int i = 0; i < 8; ++i) {
+    int fd = connect_port(v.port);
+    ASSERT_GE(fd, 0);
+    ASSERT_TRUE(send_text(fd, auth_request_naming("http://127.0.0.1:" + std::to_string(hole_port) + "/d")));
+    waiting.push_back(fd);
+  }
+  std::this_thread::sleep_for(300ms);
+  auto t0 = std::chrono::steady_clock::now();
+  std::string h = get_within(v.port, "/healthz", 1500);
+  std::string m = get_within(v.port, "/metrics", 1500);
+  auto took = std::chrono::steady_clock::now() - t0;
+  EXPECT_EQ(h.rfind("HTTP/1.1 200", 0), 0u) << "healthz: " << h.substr(0, 200);
+  EXPECT_NE(m.find("pqsig_verified_total"), std::string::npos);
+  EXPECT_LT(took, 3000ms);  // both answered while the fetches (4 s) were still hanging
+  // Every waiting request is answered 401 (never 200), within the fetch bound.
+  for (int fd : waiting) {
+    std::string r = recv_all(fd);
+    EXPECT_EQ(r.rfind("HTTP/1.1 401", 0), 0u) << r.substr(0, 200);
+    close(fd);
+  }
+  close(hole);
+}
+
+// #12: accept() failing with EMFILE must not spin a core: back off and log once.
+TEST_F(ServeLive, AcceptEmfileBacksOffAndLogsOnce) {
+  OwnVerifier v("emfile", {"--keys", L().dir + "/ed-pub.jwk", "--no-directory-fetch", "--threads", "2"}, 48);
+  ASSERT_GT(v.port, 0) << slurp(v.log);
+  std::vector<int> held;
+  for (int i = 0; i < 80; ++i) {
+    int fd = connect_port(v.port);
+    if (fd >= 0) held.push_back(fd);
+  }
+  std::this_thread::sleep_for(500ms);  // the descriptors are used up; the rest wait in the backlog
+  long c0 = cpu_ticks(v.p.pid);
+  std::this_thread::sleep_for(1000ms);
+  long c1 = cpu_ticks(v.p.pid);
+  long hz = sysconf(_SC_CLK_TCK);
+  EXPECT_LT(c1 - c0, hz * 3 / 10) << "CPU ticks in 1 s: " << (c1 - c0);  // a spinning loop burns ~1 s per s
+  std::string log = slurp(v.log);
+  EXPECT_EQ(count_of(log, "backing off"), 1u) << log.substr(0, 2000);
+  for (int fd : held) close(fd);
+  std::string h;
+  for (int i = 0; i < 30 && h.rfind("HTTP/1.1 200", 0) != 0; ++i) {
+    h = get_within(v.port, "/healthz", 1000);
+    if (h.rfind("HTTP/1.1 200", 0) != 0) std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_EQ(h.rfind("HTTP/1.1 200", 0), 0u) << "did not recover: " << slurp(v.log).substr(0, 2000);
+  std::string m = get_within(v.port, "/metrics", 2000);
+  EXPECT_NE(m.find("pqsig_limit_hits_total{limit=\"accept_backoff\"}"), std::string::npos) << m.substr(0, 3000);
+}
+
+// #15: a 401 tells the client the reason class only; what the directory failure says about our
+// network (a private address, a name that does not resolve) stays in our log and metrics.
+TEST_F(ServeLive, RejectionsDoNotDescribeOurNetwork) {
+  OwnVerifier v("detail", {"--insecure-allow-http"});  // private directories refused (the default)
+  ASSERT_GT(v.port, 0) << slurp(v.log);
+  int fd = connect_port(v.port);
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(send_text(fd, auth_request_naming("http://127.0.0.1:1/")));
+  std::string r = recv_all(fd);
+  close(fd);
+  ASSERT_EQ(r.rfind("HTTP/1.1 401", 0), 0u) << r.substr(0, 300);
+  EXPECT_NE(r.find("X-Pqsig-Reason: directory_unavailable"), std::string::npos) << r;
+  EXPECT_EQ(r.find("X-Pqsig-Detail"), std::string::npos) << r;
+  EXPECT_EQ(r.find("127.0.0.1"), std::string::npos) << r;
+  EXPECT_EQ(r.find("private"), std::string::npos) << r;
+  EXPECT_NE(r.find("\r\n\r\ndirectory_unavailable\n"), std::string::npos) << r;
+  std::string m = get_within(v.port, "/metrics", 2000);
+  EXPECT_NE(m.find("pqsig_directory_fetch_failures_total{class="), std::string::npos) << m.substr(0, 3000);
+  for (int i = 0; i < 20 && slurp(v.log).find("directory_unavailable") == std::string::npos; ++i) std::this_thread::sleep_for(50ms);
+  EXPECT_NE(slurp(v.log).find("401 directory_unavailable"), std::string::npos) << slurp(v.log);
 }

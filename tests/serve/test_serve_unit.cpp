@@ -184,7 +184,7 @@ TEST(ServeReplay, MemoryStoreSetIfAbsentWithExpiry) {
   EXPECT_EQ(s.record("k", "n1", kNow + 21, kNow + 11), sv::NonceOutcome::fresh);  // expired -> usable again
   EXPECT_EQ(s.record("k", "n2", kNow + 111, kNow + 11), sv::NonceOutcome::fresh);
   // Full of live entries: refuses rather than forgetting (forgetting would re-open replays).
-  EXPECT_EQ(s.record("k", "n3", kNow + 111, kNow + 11), sv::NonceOutcome::error);
+  EXPECT_EQ(s.record("k", "n3", kNow + 111, kNow + 11), sv::NonceOutcome::refused);
   EXPECT_LE(s.size(), 3u);
 }
 
@@ -457,6 +457,7 @@ struct CacheFixture {
     sv::DirectoryPublisher::Options o;
     o.key_files = {dir.write("ed.jwk", keys().ed_priv), dir.write("ml.jwk", keys().ml_priv)};
     o.max_age = 100;
+    o.authorities = {"agent.example", "other.example"};
     pub = std::move(sv::DirectoryPublisher::create(o).value());
   }
   sv::DirectoryCache::Fetch fetch(std::int64_t* now) {
@@ -546,7 +547,9 @@ TEST(ServeDirectoryCache, SingleFlightPerDirectory) {
   CacheFixture f;
   f.delay_ms = 200;
   std::int64_t now = kNow;
-  sv::DirectoryCache c({}, &f.metrics, f.fetch(&now));
+  sv::DirectoryCacheOptions o;
+  o.max_waiters = 8;  // every request may wait here (the bound itself: ServeHostile.FetchWaitersBounded)
+  sv::DirectoryCache c(o, &f.metrics, f.fetch(&now));
   std::atomic<int> ok{0};
   std::vector<std::thread> ts;
   for (int i = 0; i < 8; ++i)
@@ -591,6 +594,7 @@ TEST(ServePublisher, SignedResponseAndReload) {
   auto p1 = d.write("k.jwk", keys().ed_priv);
   sv::DirectoryPublisher::Options o;
   o.key_files = {p1};
+  o.authorities = {"agent.example"};
   auto pub = sv::DirectoryPublisher::create(o);
   ASSERT_TRUE(pub.ok());
   auto r = (*pub)->respond("agent.example", kNow);
@@ -1450,4 +1454,310 @@ TEST(ServeProxy, SignedRequestVerifiesThroughEachProxyMapping) {
     auto d = fresh.v->decide(m.value(), kNow);
     EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
   }
+}
+
+// ------------------------------------------------------------------ issue 20: facing strangers
+
+namespace {
+std::string nested(std::size_t depth, const char* open = "[", const char* close = "]") {
+  std::string s;
+  s.reserve(depth * 2 + 1);
+  for (std::size_t i = 0; i < depth; ++i) s += open;
+  s += "1";
+  for (std::size_t i = 0; i < depth; ++i) s += close;
+  return s;
+}
+}  // namespace
+
+// #1: a card nested 100,000 deep (200 KB) killed `serve verify` (unbounded parse, recursive dump):
+// every card goes through the strict depth-limited reader, and the answer is a typed error.
+TEST(ServeHostile, DeeplyNestedCardIsATypedError) {
+  const std::string url = "https://agent.example/card";
+  const std::string deep = nested(100000);
+  for (const std::string& card : std::vector<std::string>{
+        R"({"client_id":"https://agent.example/card","jwks":{"keys":[)" + deep + "]}}",
+        R"({"client_id":"https://agent.example/card","web_bot_auth":{"x":)" + deep + "},\"jwks\":{\"keys\":[]}}",
+        R"({"client_id":"https://agent.example/card","jwks":{"keys":[{"kty":"OKP","x":)" + nested(20) + "}]}}",
+        R"({"client_id":"https://agent.example/card","jwks":{"keys":[]},"a":1,"a":2})"}) {
+    auto r = sv::validate_agent_card(card, url);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, Errc::invalid_encoding) << r.error().message;
+    auto inl = sv::validate_inline_agent_card(card);
+    ASSERT_FALSE(inl.ok());
+  }
+  // Through the cache, as a fetched card.
+  sv::Metrics m;
+  const std::string body = R"({"client_id":"https://agent.example/card","jwks":{"keys":[)" + deep + "]}}";
+  sv::DirectoryCache c({}, &m, [&body](const std::string& u) -> pqsig::Result<cl::HttpResponse> {
+    cl::HttpResponse r;
+    r.status = 200;
+    r.url = u;
+    r.body = body;
+    return r;
+  });
+  EXPECT_FALSE(c.get({url, sv::AgentType::cimd}, kNow).ok());
+  // The policy file goes through the same reader.
+  EXPECT_FALSE(sv::parse_policy(R"({"agents":)" + nested(20000) + "}").ok());
+}
+
+namespace {
+// A fetch serving agent cards: "https://<name>/card" answers a card with `keys_of(name)`;
+// names starting with "junk" fail, names starting with "slow" fail after `slow_ms`.
+struct CardWorld {
+  std::atomic<int> calls{0};
+  std::atomic<bool> slow_entered{false}, slow_done{false};
+  int slow_ms = 400;
+  std::function<std::string(const std::string&)> keys_of = [](const std::string&) { return jwks({keys().ed_pub}); };
+  sv::DirectoryCache::Fetch fetch() {
+    return [this](const std::string& url) -> pqsig::Result<cl::HttpResponse> {
+      ++calls;
+      std::string host = url.substr(8, url.find('/', 8) - 8);
+      if (host.rfind("slow", 0) == 0) {
+        slow_entered = true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
+        slow_done = true;
+        return pqsig::Error{Errc::io, "timed out"};
+      }
+      if (host.rfind("junk", 0) == 0) return pqsig::Error{Errc::io, "connection refused"};
+      cl::HttpResponse r;
+      r.status = 200;
+      r.url = url;
+      r.body = R"({"client_id":")" + url + R"(","jwks":)" + keys_of(host) + "}";
+      return r;
+    };
+  }
+};
+sv::AgentRef card(const std::string& host) { return {"https://" + host + "/card", sv::AgentType::cimd}; }
+}  // namespace
+
+// #8: the cache is bounded in bytes of key material as verification holds it (an ML-DSA key is
+// held expanded), not in entries; one agent above its own byte bound is refused outright.
+TEST(ServeHostile, DirectoryCacheBoundedInBytes) {
+  const auto* ml = pqsig::find_suite("ml-dsa-44").value();
+  const auto* ml87 = pqsig::find_suite("ml-dsa-87").value();
+  EXPECT_GT(sv::key_memory_bytes(*ml), 20u * 1024);    // Â of 4×4 polynomials and more
+  EXPECT_GT(sv::key_memory_bytes(*ml87), 60u * 1024);  // 8×7
+  CardWorld w;
+  w.keys_of = [](const std::string&) { return jwks({keys().ml_pub}); };
+  sv::Metrics m;
+  sv::DirectoryCacheOptions o;
+  o.max_bytes = 100 * 1024;
+  o.max_entries = 1000;
+  sv::DirectoryCache c(o, &m, w.fetch());
+  for (int i = 0; i < 12; ++i) ASSERT_TRUE(c.get(card("agent" + std::to_string(i) + ".example"), kNow + i).ok());
+  EXPECT_LE(c.bytes(), o.max_bytes);
+  EXPECT_LE(c.size(), 4u);
+  EXPECT_GE(c.size(), 3u);
+  EXPECT_GE(m.limit_count("directory_cache_bytes"), 8u);
+  EXPECT_NE(m.render().find("pqsig_directory_cache_bytes " + std::to_string(c.bytes())), std::string::npos);
+  // The most recently used agents stayed.
+  int before = w.calls.load();
+  EXPECT_TRUE(c.get(card("agent11.example"), kNow + 20).ok());
+  EXPECT_EQ(w.calls.load(), before);
+
+  // One agent whose keys alone exceed max_agent_bytes: refused, counted, nothing cached.
+  sv::DirectoryCacheOptions small;
+  small.max_agent_bytes = 8 * 1024;
+  sv::DirectoryCache c2(small, &m, w.fetch());
+  auto r = c2.get(card("big.example"), kNow);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::invalid_length);
+  EXPECT_EQ(c2.size(), 0u);
+  EXPECT_EQ(m.limit_count("directory_agent_bytes"), 1u);
+}
+
+// #9: junk agent URLs (fetches that fail) never take a good agent's place, and are remembered in
+// their own bounded table; a flood filling the fetch slots does not hide stale-but-good keys.
+TEST(ServeHostile, JunkAgentsNeverEvictGoodOnes) {
+  CardWorld w;
+  sv::Metrics m;
+  sv::DirectoryCacheOptions o;
+  o.max_entries = 2;
+  o.max_negative = 8;
+  o.max_concurrent_fetches = 1;
+  sv::DirectoryCache c(o, &m, w.fetch());
+  ASSERT_TRUE(c.get(card("good.example"), kNow).ok());
+  for (int i = 0; i < 100; ++i) EXPECT_FALSE(c.get(card("junk" + std::to_string(i) + ".example"), kNow + 1).ok());
+  EXPECT_EQ(c.size(), 1u);
+  EXPECT_LE(c.negative_size(), 8u);
+  EXPECT_GE(m.limit_count("directory_negative_entries"), 92u);
+  int before = w.calls.load();
+  EXPECT_TRUE(c.get(card("good.example"), kNow + 2).ok());  // still cached: no fetch
+  EXPECT_EQ(w.calls.load(), before);
+
+  // Past max-age (default 300 s), the only fetch slot held by a stranger's slow directory: the
+  // good agent is answered with its stale keys (counted), not refused.
+  std::thread t([&] { (void)c.get(card("slow.example"), kNow + 400); });
+  for (int i = 0; i < 200 && !w.slow_entered; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(w.slow_entered.load());
+  auto r = c.get(card("good.example"), kNow + 400);
+  t.join();
+  EXPECT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GE(m.dir_stale.load(), 1u);
+  EXPECT_GE(m.limit_count("directory_fetch_slots"), 1u);
+  // A failed refresh keeps the known-good keys (stale-while-error) and does not evict them.
+  CardWorld w2;
+  sv::DirectoryCache c3({}, &m, w2.fetch());
+  ASSERT_TRUE(c3.get(card("good.example"), kNow).ok());
+  w2.keys_of = [](const std::string&) { return std::string("{"); };  // the directory turns to junk
+  EXPECT_TRUE(c3.get(card("good.example"), kNow + 400).ok());
+  EXPECT_EQ(c3.size(), 1u);
+}
+
+// #7: requests waiting on a fetch in flight are bounded; more get an answer at once instead of
+// holding a thread.
+TEST(ServeHostile, FetchWaitersBounded) {
+  CardWorld w;
+  w.slow_ms = 600;
+  sv::Metrics m;
+  sv::DirectoryCacheOptions o;
+  o.max_waiters = 1;
+  sv::DirectoryCache c(o, &m, w.fetch());
+  std::thread fetcher([&] { (void)c.get(card("slow.example"), kNow); });
+  for (int i = 0; i < 200 && !w.slow_entered; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::thread waiter([&] { (void)c.get(card("slow.example"), kNow); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the waiter is waiting (the fetch takes 600 ms)
+  auto r = c.get(card("slow.example"), kNow);
+  bool fetch_still_running = !w.slow_done.load();
+  fetcher.join();
+  waiter.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("too many requests waiting"), std::string::npos) << r.error().message;
+  EXPECT_TRUE(fetch_still_running);  // answered while the fetch was still under way
+  EXPECT_EQ(m.limit_count("directory_waiters"), 1u);
+  EXPECT_EQ(w.calls.load(), 1);
+}
+
+// #10: the one in-process nonce store — per-owner quota, retention cap, and a full store makes
+// room from the heaviest owner instead of refusing everyone.
+TEST(ServeHostile, NonceStoreQuotasAndRetention) {
+  sv::MemoryReplayStore::Options o;
+  o.max_entries = 10;
+  o.max_per_owner = 4;
+  o.max_retention = 100;
+  sv::MemoryReplayStore s(o);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(s.record_for("stranger", "k", "n" + std::to_string(i), kNow + 86400, kNow), sv::NonceOutcome::fresh);
+  EXPECT_EQ(s.record_for("stranger", "k", "n9", kNow + 86400, kNow), sv::NonceOutcome::refused);
+  EXPECT_EQ(s.record_for("stranger", "k2", "n9", kNow + 86400, kNow), sv::NonceOutcome::refused);  // per owner, not key
+  EXPECT_EQ(s.record_for("good", "g", "n0", kNow + 60, kNow), sv::NonceOutcome::fresh);
+  EXPECT_EQ(s.refused_quota(), 2u);
+  // Kept max_retention (100 s), not until the signer's expires (24 h).
+  EXPECT_EQ(s.record_for("stranger", "k", "n0", kNow + 86400, kNow + 99), sv::NonceOutcome::replayed);
+  EXPECT_EQ(s.record_for("stranger", "k", "n0", kNow + 86400, kNow + 101), sv::NonceOutcome::fresh);
+
+  // Full of strangers' nonces: a light owner takes the room of the heaviest one.
+  sv::MemoryReplayStore::Options f;
+  f.max_entries = 6;
+  f.max_per_owner = 6;
+  sv::MemoryReplayStore full(f);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(full.record_for("s" + std::to_string(i % 2), "k", "n" + std::to_string(i), kNow + 300, kNow), sv::NonceOutcome::fresh);
+  EXPECT_EQ(full.record_for("good", "g", "a", kNow + 300, kNow), sv::NonceOutcome::fresh);
+  EXPECT_EQ(full.evicted(), 1u);
+  EXPECT_EQ(full.size(), 6u);
+  EXPECT_EQ(full.owner_count("good"), 1u);
+  // An owner already as heavy as the heaviest gets no room.
+  sv::MemoryReplayStore one(f);
+  for (int i = 0; i < 6; ++i) (void)one.record_for("a", "k", "n" + std::to_string(i), kNow + 300, kNow);
+  EXPECT_EQ(one.record_for("a", "k", "x", kNow + 300, kNow), sv::NonceOutcome::refused);
+}
+
+TEST(ServeHostile, VerifierCountsNoncesPerAgentAndBoundsTheirAge) {
+  // Labels older than the retention (minus twice the skew) are refused: a forgotten nonce can
+  // never be replayed.
+  sv::Metrics metrics;
+  sv::MemoryReplayStore::Options so;
+  so.max_per_owner = 2;  // sig1 + sig2 of one request
+  so.max_retention = 300;
+  sv::MemoryReplayStore store(so);
+  sv::VerifyOptions vo;
+  vo.policy.authorities = {"origin.example"};
+  vo.nonce_retention = 300;
+  auto v = sv::Verifier::create(vo, {jwks({keys().ed_pub, keys().ml_pub})}, nullptr, &store, &metrics).value();
+  auto opts = client_opts(kNow - 250);
+  opts.expires_in = 3600;
+  cl::Client c(opts);
+  cl::Url u;
+  u.scheme = "https";
+  u.host = "origin.example";
+  u.port = 443;
+  u.path_query = "/";
+  auto old = c.build_signed("GET", u, {}, {}).value();
+  auto d = v->decide(old, kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "too_old") << d.detail;
+  EXPECT_EQ(store.size(), 0u);
+  // Each static key is its own owner: two nonces fill sig1's and sig2's quotas of 2... one request
+  // each; the third request of the same keys is refused as over quota (not failed open).
+  EXPECT_EQ(v->decide(signed_request(), kNow).status, 200);
+  EXPECT_EQ(v->decide(signed_request(), kNow).status, 200);
+  d = v->decide(signed_request(), kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "nonce_quota") << d.detail;
+  EXPECT_EQ(metrics.limit_count("nonces_per_owner"), 1u);
+  // Retention shorter than twice the skew: refused at creation.
+  vo.nonce_retention = 100;
+  EXPECT_FALSE(sv::Verifier::create(vo, {jwks({keys().ed_pub})}, nullptr, &store, &metrics).ok());
+}
+
+// #11: an RSA key whose public exponent would make every verification dear is refused when it
+// is loaded; the verification work of one request is bounded before any signature is checked.
+TEST(ServeHostile, RsaExponentBoundedAndRequestCostBounded) {
+  std::vector<std::uint8_t> n(256, 0xC5);
+  n[0] = 0xE1;
+  n[255] |= 1;
+  for (auto [e, ok] : std::vector<std::pair<std::vector<std::uint8_t>, bool>>{
+           {{0x01, 0x00, 0x01}, true},
+           {{0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01}, false},  // 2^64 + 1
+           {std::vector<std::uint8_t>(256, 0xff), false},                    // 2048-bit exponent
+           {{0x01, 0x00, 0x00}, false}}) {                                   // even
+    std::string jwk = R"({"kty":"RSA","alg":"PS512","n":")" + pqsig::base64url_encode(n) + R"(","e":")" +
+                      pqsig::base64url_encode(e) + "\"}";
+    auto k = pqsig::jose::load_jwk(jwk);
+    EXPECT_EQ(k.ok(), ok) << (k ? "" : k.error().message);
+  }
+  // Cost: sig1 (Ed25519, 1) + sig2 (ML-DSA-44, 1) against a budget of 1.
+  sv::Metrics metrics;
+  sv::MemoryReplayStore store;
+  sv::VerifyOptions vo;
+  vo.policy.authorities = {"origin.example"};
+  vo.max_cost_units = 1;
+  auto v = sv::Verifier::create(vo, {jwks({keys().ed_pub, keys().ml_pub})}, nullptr, &store, &metrics).value();
+  auto d = v->decide(signed_request(), kNow);
+  EXPECT_EQ(d.status, 401);
+  EXPECT_EQ(d.reason, "too_costly") << d.detail;
+  EXPECT_EQ(metrics.limit_count("request_cost"), 1u);
+  EXPECT_EQ(sv::verify_cost_units(*pqsig::find_suite("ml-dsa-87").value()), 3u);
+  vo.max_cost_units = 2;
+  v = sv::Verifier::create(vo, {jwks({keys().ed_pub, keys().ml_pub})}, nullptr, &store, &metrics).value();
+  EXPECT_EQ(v->decide(signed_request(), kNow).status, 200);
+}
+
+// #16: the directory server answers only for its configured authorities, and signs once per
+// validity period (an SLH-DSA key made every GET cost 0.1-0.4 s).
+TEST(ServeHostile, PublisherServesItsAuthorityAndSignsOnce) {
+  TempDir d;
+  sv::DirectoryPublisher::Options o;
+  o.key_files = {d.write("k.jwk", keys().ed_priv)};
+  EXPECT_FALSE(sv::DirectoryPublisher::create(o).ok());  // no authority configured
+  o.authorities = {"Agent.Example"};
+  o.max_age = 300;
+  o.expires_in = 3600;
+  auto pub = std::move(sv::DirectoryPublisher::create(o).value());
+  auto r = pub->respond("evil.example", kNow);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::policy);
+  EXPECT_EQ(pub->signatures_made(), 0u);
+  auto a = pub->respond("agent.example", kNow).value();
+  auto b = pub->respond("AGENT.example:8443", kNow + 100).value();  // any port: the name is configured without one
+  auto c = pub->respond("agent.example", kNow + 3000).value();
+  EXPECT_EQ(pub->signatures_made(), 2u);  // agent.example and agent.example:8443
+  EXPECT_EQ(a.get("signature-input"), c.get("signature-input"));
+  EXPECT_TRUE(pqsig::webbotauth::verify_directory(c, "agent.example", kNow + 3000).policy_satisfied);
+  EXPECT_TRUE(pqsig::webbotauth::verify_directory(b, "agent.example:8443", kNow + 100).policy_satisfied);
+  // Re-signed once less than max_age + 60 s of validity is left.
+  auto e = pub->respond("agent.example", kNow + 3300).value();
+  EXPECT_NE(a.get("signature-input"), e.get("signature-input"));
+  EXPECT_EQ(pub->signatures_made(), 3u);
 }
