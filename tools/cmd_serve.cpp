@@ -127,6 +127,9 @@ void run_verify(const VerifyCmd& c) {
   dco.negative_ttl = c.negative_ttl;
   dco.stale_cap = c.stale_cap;
   if (c.allow_http) std::cerr << "pqsig serve verify: WARNING: --insecure-allow-http: directories over plain HTTP (tests only)\n";
+  if (c.any_authority)
+    std::cerr << "pqsig serve verify: WARNING: --any-authority: signatures for any site are accepted; the proxy in front "
+                 "must refuse every name but yours\n";
   std::unique_ptr<sv::DirectoryCache> dirs;
   if (!c.no_dir) dirs = std::make_unique<sv::DirectoryCache>(dco, &metrics);
   std::unique_ptr<sv::ReplayStore> replay;

@@ -12,6 +12,8 @@ PQSIG_FUZZ_TARGET(webbotauth_directory) {
     // The body alone (a JWKS).
     httpsig::KeyStore ks;
     (void)webbotauth::add_jwks(ks, text);
+    httpsig::KeyStore fetched;  // a stranger's key set: thumbprint filing, kid checked
+    (void)webbotauth::add_fetched_jwks(fetched, text, data[0] & 2);
     (void)webbotauth::build_directory({std::string(text)});
     return 0;
   }

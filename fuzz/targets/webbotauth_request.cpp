@@ -17,11 +17,17 @@ PQSIG_FUZZ_TARGET(webbotauth_request) {
   o.require_nonce = data[0] & 0x40;
   auto rep = webbotauth::verify_request(m.value(), fuzz::test_keys(), o);
   (void)rep.to_json();
+  // The one Signature-Agent parser and the key binding (issue 20).
+  std::optional<webbotauth::SignatureAgents> agents;
+  if (auto sa = m->get("signature-agent"))
+    if (auto a = webbotauth::parse_signature_agent(*sa)) agents = std::move(a.value());
   if (auto f = httpsig::parse_signature_fields(m.value())) {
     for (const auto& [label, member] : f->input) {
       if (!member.is_inner_list) continue;
       std::string detail;
-      (void)webbotauth::check_profile(m.value(), label, httpsig::SignatureParams{member.inner}, detail, nullptr);
+      httpsig::SignatureParams p{member.inner};
+      (void)webbotauth::check_profile(m.value(), label, p, detail, nullptr);
+      (void)webbotauth::bind_label_agent(agents ? &*agents : nullptr, label, p);
     }
   }
   return 0;

@@ -585,6 +585,13 @@ TEST_F(ServeLive, CrossSiteSignatureRefused) {
   // Control: the same absolute-form line with a signature for the protected authority passes.
   r = raw("http://127.0.0.1:" + port + "/index.html", L().signed_req(L().opts()));
   EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << r.substr(0, 400);
+  // nginx forwards the authority it routed on (the request line's), not the Host header: a
+  // signature for 127.0.0.1 with Host naming another protected name still verifies, which it
+  // could not if the client's Host were forwarded ($http_host).
+  auto m = L().signed_req(L().opts());
+  m.set("Host", "localhost:" + port);
+  r = raw("http://127.0.0.1:" + port + "/index.html", m);
+  EXPECT_EQ(r.rfind("HTTP/1.1 200", 0), 0u) << "the proxy forwarded the client's Host: " << r.substr(0, 400);
 }
 
 // Issue 20 #6: key discovery follows no redirect (the draft prohibits it): a directory URL that

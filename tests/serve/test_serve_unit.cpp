@@ -859,14 +859,33 @@ TEST(ServeAgentBinding, KeyOnlyFromTheCoveredAgent) {
   auto d = t.v->decide(attack, kNow);
   EXPECT_EQ(d.status, 401) << "stranger's label accepted through an uncovered agent";
   EXPECT_EQ(d.reason, "unknown_keyid") << d.detail;
+  // The same, with the stranger's member covered by a second label of its own: its directory is
+  // fetched, yet sig1 still finds no key (the stranger's keys serve sig2 only), so the request is
+  // the stranger's, never the good bot's.
+  {
+    hs::Message m;
+    m.method = "GET";
+    m.target = "/page";
+    m.add("Host", "origin.example");
+    wba::SignerOptions o;
+    o.created = kNow;
+    wba::Signer two({wba::LabelKey{"sig1", stranger.key.get(), stranger.kid, "https://good.example"},
+                     wba::LabelKey{"sig2", stranger.key.get(), stranger.kid, "https://stranger.example"}},
+                    o);
+    ASSERT_TRUE(two.sign(m).ok());
+    d = t.v->decide(m, kNow);
+    EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
+    EXPECT_EQ(d.labels, std::vector<std::string>{"sig2"});
+    EXPECT_EQ(d.agent, "https://stranger.example") << "a stranger's label attributed to the good bot";
+  }
   // A genuine request with the stranger's member listed first: attributed to the covered agent.
   auto genuine = signed_by(good, "https://good.example");
   genuine.set("Signature-Agent", "sig0=\"https://stranger.example\", " + genuine.get("signature-agent").value());
   d = t.v->decide(genuine, kNow);
   EXPECT_EQ(d.status, 200) << d.reason << " " << d.detail;
   EXPECT_EQ(d.agent, "https://good.example");
-  // The uncovered member is never fetched.
-  EXPECT_EQ(t.dirs.calls.load(), 1);
+  // good.example and (for sig2 above) stranger.example: an uncovered member is never fetched.
+  EXPECT_EQ(t.dirs.calls.load(), 2);
   (void)stranger2;
 }
 
