@@ -1005,3 +1005,58 @@ TEST_F(ServeLive, RejectionsDoNotDescribeOurNetwork) {
   for (int i = 0; i < 20 && slurp(v.log).find("directory_unavailable") == std::string::npos; ++i) std::this_thread::sleep_for(50ms);
   EXPECT_NE(slurp(v.log).find("401 directory_unavailable"), std::string::npos) << slurp(v.log);
 }
+
+// #10 with Redis: a nonce is kept at most the retention (not until the signer's 1 h expires), and
+// one agent's nonces are capped per retention window (401 nonce_quota, never failed open).
+TEST_F(ServeLive, RedisNonceRetentionAndQuota) {
+  const std::string& dir = L().dir;
+  OwnVerifier v("redis-quota", {"--policy", dir + "/ed-only.json", "--keys", dir + "/ed-pub.jwk", "--no-directory-fetch",
+                                "--redis", "redis://127.0.0.1:" + std::to_string(L().redis_port) + "/3",
+                                "--nonce-retention", "200", "--nonces-per-agent", "2", "--replay-fail-open"});
+  ASSERT_GT(v.port, 0) << slurp(v.log);
+  auto o = L().opts();
+  o.keys = {{"sig1", L().ed_priv}};
+  o.expires_in = 3600;
+  auto ask = [&]() {
+    auto m = L().signed_req(o);
+    std::string head = "GET /_auth HTTP/1.1\r\nX-Original-Method: GET\r\nX-Original-URI: /index.html\r\n";
+    for (const auto& h : m.headers) head += h.name + ": " + h.value + "\r\n";
+    int fd = connect_port(v.port);
+    if (fd < 0) return std::string();
+    send_text(fd, head + "Connection: close\r\n\r\n");
+    std::string r = recv_all(fd);
+    close(fd);
+    return r;
+  };
+  EXPECT_EQ(ask().rfind("HTTP/1.1 200", 0), 0u);
+  EXPECT_EQ(ask().rfind("HTTP/1.1 200", 0), 0u);
+  std::string third = ask();
+  EXPECT_EQ(third.rfind("HTTP/1.1 401", 0), 0u) << third.substr(0, 300);
+  EXPECT_NE(third.find("X-Pqsig-Reason: nonce_quota"), std::string::npos) << third.substr(0, 400);
+  // Every key in the verifier's Redis database expires within the retention.
+  int fd = connect_port(L().redis_port);
+  ASSERT_GE(fd, 0);
+  send_text(fd, "SELECT 3\r\nKEYS pqsig:nonce:*\r\n");
+  std::this_thread::sleep_for(200ms);
+  char buf[8192];
+  ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+  std::string keys = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+  std::vector<std::string> names;
+  for (std::size_t p = keys.find("pqsig:nonce:"); p != std::string::npos; p = keys.find("pqsig:nonce:", p + 1))
+    names.push_back(keys.substr(p, keys.find("\r\n", p) - p));
+  EXPECT_EQ(names.size(), 3u) << keys;  // two nonces and the agent's quota counter
+  for (const auto& k : names) {
+    send_text(fd, "TTL " + k + "\r\n");
+    std::string t;
+    for (int i = 0; i < 50 && t.find("\r\n") == std::string::npos; ++i) {
+      std::this_thread::sleep_for(10ms);
+      ssize_t m = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+      if (m > 0) t.append(buf, static_cast<std::size_t>(m));
+    }
+    ASSERT_EQ(t.rfind(":", 0), 0u) << t;
+    long ttl = std::atol(t.c_str() + 1);
+    EXPECT_GT(ttl, 0) << k;
+    EXPECT_LE(ttl, 200) << k;
+  }
+  close(fd);
+}
