@@ -172,6 +172,8 @@ class Session : public std::enable_shared_from_this<Session> {
                                     ? "header_too_large"
                                 : ec == http::error::body_limit ? "body_too_large"
                                                                  : "malformed_request";
+      if (sh_->svc.limit && reason != "malformed_request")
+        sh_->svc.limit(reason == "header_too_large" ? "http_header_bytes" : "http_body_bytes");
       res_ = sh_->svc.refuse(reason, 11);
       res_.keep_alive(false);
       return write();

@@ -1004,6 +1004,15 @@ TEST_F(ServeLive, RejectionsDoNotDescribeOurNetwork) {
   EXPECT_NE(m.find("pqsig_directory_fetch_failures_total{class="), std::string::npos) << m.substr(0, 3000);
   for (int i = 0; i < 20 && slurp(v.log).find("directory_unavailable") == std::string::npos; ++i) std::this_thread::sleep_for(50ms);
   EXPECT_NE(slurp(v.log).find("401 directory_unavailable"), std::string::npos) << slurp(v.log);
+  // A limit at the HTTP layer is counted by name too.
+  int big = connect_port(v.port);
+  ASSERT_GE(big, 0);
+  send_text(big, "GET /_auth HTTP/1.1\r\nHost: x\r\nX-Pad: " + std::string(20000, 'a') + "\r\n\r\n");
+  std::string rb = recv_all(big);
+  close(big);
+  EXPECT_NE(rb.find("X-Pqsig-Reason: header_too_large"), std::string::npos) << rb.substr(0, 300);
+  m = get_within(v.port, "/metrics", 2000);
+  EXPECT_NE(m.find("pqsig_limit_hits_total{limit=\"http_header_bytes\"} 1"), std::string::npos) << m.substr(0, 3000);
 }
 
 // #10 with Redis: a nonce is kept at most the retention (not until the signer's 1 h expires), and
