@@ -1069,3 +1069,42 @@ TEST_F(ServeLive, RedisNonceRetentionAndQuota) {
   }
   close(fd);
 }
+
+// #7, the decision queue: with every worker busy and the queue full, a request is answered at
+// once (401 overloaded, counted) instead of waiting behind strangers.
+TEST_F(ServeLive, FullDecisionQueueAnswersAtOnce) {
+  int hole = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(hole, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  socklen_t len = sizeof a;
+  getsockname(hole, reinterpret_cast<sockaddr*>(&a), &len);
+  ASSERT_EQ(listen(hole, 64), 0);
+  const std::string agent = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/d";
+  OwnVerifier v("queue", {"--threads", "2", "--insecure-allow-http", "--allow-private-directories",
+                          "--directory-timeout-ms", "3000", "--decision-threads", "1", "--max-queued-decisions", "1"});
+  ASSERT_GT(v.port, 0) << slurp(v.log);
+  int busy = connect_port(v.port);  // takes the one worker (fetching from the hole)
+  ASSERT_TRUE(send_text(busy, auth_request_naming(agent)));
+  std::this_thread::sleep_for(200ms);
+  int queued = connect_port(v.port);  // waits in the queue
+  ASSERT_TRUE(send_text(queued, auth_request_naming(agent)));
+  std::this_thread::sleep_for(200ms);
+  int third = connect_port(v.port);
+  timeval tv{1, 0};
+  setsockopt(third, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ASSERT_TRUE(send_text(third, auth_request_naming(agent)));
+  std::string r = recv_all(third);  // within 1 s, while the fetch (3 s) still hangs
+  EXPECT_EQ(r.rfind("HTTP/1.1 401", 0), 0u) << r.substr(0, 300);
+  EXPECT_NE(r.find("X-Pqsig-Reason: overloaded"), std::string::npos) << r.substr(0, 300);
+  std::string m = get_within(v.port, "/metrics", 1500);
+  EXPECT_NE(m.find("pqsig_limit_hits_total{limit=\"decision_queue_full\"} 1"), std::string::npos) << m.substr(0, 3000);
+  for (int fd : {busy, queued}) {
+    std::string x = recv_all(fd);
+    EXPECT_EQ(x.rfind("HTTP/1.1 401", 0), 0u) << x.substr(0, 200);
+    close(fd);
+  }
+  close(third);
+  close(hole);
+}
