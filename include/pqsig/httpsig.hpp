@@ -311,6 +311,7 @@ class InMemoryNonceStore : public NonceStore {
   std::map<std::string, Entry> seen_;                      // (keyid, nonce) key -> entry
   std::multimap<std::int64_t, std::string> by_expiry_;     // expiry -> key
   std::map<std::string, std::set<std::pair<std::int64_t, std::string>>, std::less<>> owners_;  // owner -> (expiry, key)
+  std::set<std::pair<std::size_t, std::string>> by_count_;  // (live nonces, owner): the heaviest owner in O(log n)
   std::uint64_t refused_quota_ = 0, refused_full_ = 0, evicted_ = 0;
 };
 

@@ -80,6 +80,7 @@ class Metrics {
   std::uint64_t fetch_failure_count(std::string_view cls) const;
   std::atomic<std::uint64_t> dir_cache_bytes{0}, dir_cache_entries{0};  ///< gauges
   std::atomic<std::uint64_t> nonce_entries{0};                          ///< gauge (in-process store)
+  std::atomic<std::uint64_t> nonce_evicted{0};  ///< the in-process store's drops from its heaviest owner (counter)
 
  private:
   static constexpr double kBuckets[] = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1, 5};

@@ -33,8 +33,10 @@ void InMemoryNonceStore::drop(std::map<std::string, Entry>::iterator it) {
       break;
     }
   if (auto o = owners_.find(it->second.owner); o != owners_.end()) {
+    by_count_.erase({o->second.size(), o->first});
     o->second.erase({it->second.expiry, it->first});
     if (o->second.empty()) owners_.erase(o);
+    else by_count_.insert({o->second.size(), o->first});
   }
   seen_.erase(it);
 }
@@ -63,9 +65,7 @@ NonceOutcome InMemoryNonceStore::record_for(std::string_view owner_name, std::st
   if (seen_.size() >= opt_.max_entries) {
     // Full: the heaviest owner gives up its soonest-expiring nonce, if it holds more than this
     // owner (so a well-behaved owner is never refused because strangers hoard).
-    auto heavy = owners_.end();
-    for (auto o = owners_.begin(); o != owners_.end(); ++o)
-      if (heavy == owners_.end() || o->second.size() > heavy->second.size()) heavy = o;
+    auto heavy = by_count_.empty() ? owners_.end() : owners_.find(by_count_.rbegin()->second);
     if (heavy == owners_.end() || heavy->second.size() <= held + 1) {
       ++refused_full_;
       return NonceOutcome::refused;
@@ -77,7 +77,10 @@ NonceOutcome InMemoryNonceStore::record_for(std::string_view owner_name, std::st
   std::int64_t exp = std::min(forget_after > now ? forget_after : now + 1, now + std::max<std::int64_t>(1, opt_.max_retention));
   seen_.emplace(key, Entry{exp, owner});
   by_expiry_.emplace(exp, key);
-  owners_[owner].insert({exp, key});
+  auto& set = owners_[owner];
+  by_count_.erase({set.size(), owner});
+  set.insert({exp, key});
+  by_count_.insert({set.size(), owner});
   return NonceOutcome::fresh;
 }
 

@@ -374,6 +374,8 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& age
       }
     } catch (const std::exception& e) {  // bad_alloc and friends: never escape, never a key
       r = Error{Errc::internal, std::string("directory load: ") + e.what()};
+    } catch (...) {  // whatever it was, the slot is released below
+      r = Error{Errc::internal, "directory load: unknown exception"};
     }
     lk.lock();
     --running_;

@@ -172,6 +172,8 @@ class Session : public std::enable_shared_from_this<Session> {
                                     ? "header_too_large"
                                 : ec == http::error::body_limit ? "body_too_large"
                                                                  : "malformed_request";
+      if (sh_->svc.limit && reason != "malformed_request")
+        sh_->svc.limit(reason == "header_too_large" ? "http_header_bytes" : "http_body_bytes");
       res_ = sh_->svc.refuse(reason, 11);
       res_.keep_alive(false);
       return write();
@@ -252,9 +254,10 @@ class Session : public std::enable_shared_from_this<Session> {
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   Listener(net::io_context& ioc, tcp::acceptor&& acc, std::shared_ptr<Shared> sh)
-      : ioc_(ioc), acc_(std::move(acc)), sh_(std::move(sh)), timer_(ioc) {}
+      : ioc_(ioc), strand_(net::make_strand(ioc)), acc_(std::move(acc)), sh_(std::move(sh)), timer_(strand_) {}
+  /// The acceptor, its back-off timer and stop() all run on the listener's strand.
   void accept() {
-    acc_.async_accept(net::make_strand(ioc_), [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
+    acc_.async_accept(net::make_strand(ioc_), net::bind_executor(strand_, [self = shared_from_this()](beast::error_code ec, tcp::socket s) {
       if (ec == net::error::operation_aborted || self->stopped_) return;
       if (ec) {
         // EMFILE / ENFILE / ENOBUFS / ENOMEM...: the pending connection stays queued, so an
@@ -287,17 +290,20 @@ class Listener : public std::enable_shared_from_this<Listener> {
         }
       }
       self->accept();
-    });
+    }));
   }
   void stop() {
     stopped_ = true;
-    beast::error_code ec;
-    acc_.close(ec);
-    timer_.cancel();
+    net::dispatch(strand_, [self = shared_from_this()] {
+      beast::error_code ec;
+      self->acc_.close(ec);
+      self->timer_.cancel();
+    });
   }
 
  private:
   net::io_context& ioc_;
+  net::strand<net::io_context::executor_type> strand_;
   tcp::acceptor acc_;
   std::shared_ptr<Shared> sh_;
   net::steady_timer timer_;

@@ -258,6 +258,8 @@ std::string Metrics::render() const {
   counter("pqsig_nonce_store_errors_total", "Nonce replay store failures (e.g. Redis unreachable).", nonce_store_errors.load());
   counter("pqsig_nonce_store_fail_open_total", "Requests accepted without a replay check (fail-open mode).", nonce_fail_open.load());
   counter("pqsig_internal_errors_total", "Internal errors (answered 401).", internal_errors.load());
+  counter("pqsig_nonce_store_evicted_total", "Nonces of the heaviest agent dropped to make room in a full in-process store.",
+          nonce_evicted.load());
   auto gauge = [&](const char* name, const char* help, std::uint64_t v) {
     o += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n" + name + " " + std::to_string(v) + "\n";
   };

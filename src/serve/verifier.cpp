@@ -270,6 +270,11 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
     auto b = webbotauth::bind_label_agent(&*agents, label, hs::SignatureParams{in->inner});
     return b.reason == hs::Reason::ok ? b.member : std::nullopt;
   };
+  if (metrics_ && owned && rep.policy_satisfied)
+    if (const auto* mem = dynamic_cast<const MemoryReplayStore*>(replay_)) {
+      metrics_->nonce_entries = mem->size();
+      metrics_->nonce_evicted = mem->evicted();
+    }
   if (metrics_ && rep.nonce_errors) {
     metrics_->nonce_store_errors += rep.nonce_errors;
     if (opt_.replay_fail_open && rep.policy_satisfied) metrics_->nonce_fail_open += rep.nonce_errors;

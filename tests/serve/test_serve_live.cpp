@@ -1073,4 +1073,107 @@ TEST_F(ServeLive, RejectionsDoNotDescribeOurNetwork) {
   EXPECT_NE(m.find("pqsig_directory_fetch_failures_total{class="), std::string::npos) << m.substr(0, 3000);
   for (int i = 0; i < 20 && slurp(v.log).find("directory_unavailable") == std::string::npos; ++i) std::this_thread::sleep_for(50ms);
   EXPECT_NE(slurp(v.log).find("401 directory_unavailable"), std::string::npos) << slurp(v.log);
+  // A limit at the HTTP layer is counted by name too.
+  int big = connect_port(v.port);
+  ASSERT_GE(big, 0);
+  send_text(big, "GET /_auth HTTP/1.1\r\nHost: x\r\nX-Pad: " + std::string(20000, 'a') + "\r\n\r\n");
+  std::string rb = recv_all(big);
+  close(big);
+  EXPECT_NE(rb.find("X-Pqsig-Reason: header_too_large"), std::string::npos) << rb.substr(0, 300);
+  m = get_within(v.port, "/metrics", 2000);
+  EXPECT_NE(m.find("pqsig_limit_hits_total{limit=\"http_header_bytes\"} 1"), std::string::npos) << m.substr(0, 3000);
+}
+
+// #10 with Redis: a nonce is kept at most the retention (not until the signer's 1 h expires), and
+// one agent's nonces are capped per retention window (401 nonce_quota, never failed open).
+TEST_F(ServeLive, RedisNonceRetentionAndQuota) {
+  const std::string& dir = L().dir;
+  OwnVerifier v("redis-quota", {"--policy", dir + "/ed-only.json", "--keys", dir + "/ed-pub.jwk", "--no-directory-fetch",
+                                "--redis", "redis://127.0.0.1:" + std::to_string(L().redis_port) + "/3",
+                                "--nonce-retention", "200", "--nonces-per-agent", "2", "--replay-fail-open"});
+  ASSERT_GT(v.port, 0) << slurp(v.log);
+  auto o = L().opts();
+  o.keys = {{"sig1", L().ed_priv}};
+  o.expires_in = 3600;
+  auto ask = [&]() {
+    auto m = L().signed_req(o);
+    std::string head = "GET /_auth HTTP/1.1\r\nX-Original-Method: GET\r\nX-Original-URI: /index.html\r\n";
+    for (const auto& h : m.headers) head += h.name + ": " + h.value + "\r\n";
+    int fd = connect_port(v.port);
+    if (fd < 0) return std::string();
+    send_text(fd, head + "Connection: close\r\n\r\n");
+    std::string r = recv_all(fd);
+    close(fd);
+    return r;
+  };
+  EXPECT_EQ(ask().rfind("HTTP/1.1 200", 0), 0u);
+  EXPECT_EQ(ask().rfind("HTTP/1.1 200", 0), 0u);
+  std::string third = ask();
+  EXPECT_EQ(third.rfind("HTTP/1.1 401", 0), 0u) << third.substr(0, 300);
+  EXPECT_NE(third.find("X-Pqsig-Reason: nonce_quota"), std::string::npos) << third.substr(0, 400);
+  // Every key in the verifier's Redis database expires within the retention.
+  int fd = connect_port(L().redis_port);
+  ASSERT_GE(fd, 0);
+  send_text(fd, "SELECT 3\r\nKEYS pqsig:nonce:*\r\n");
+  std::this_thread::sleep_for(200ms);
+  char buf[8192];
+  ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+  std::string keys = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+  std::vector<std::string> names;
+  for (std::size_t p = keys.find("pqsig:nonce:"); p != std::string::npos; p = keys.find("pqsig:nonce:", p + 1))
+    names.push_back(keys.substr(p, keys.find("\r\n", p) - p));
+  EXPECT_EQ(names.size(), 3u) << keys;  // two nonces and the agent's quota counter
+  for (const auto& k : names) {
+    send_text(fd, "TTL " + k + "\r\n");
+    std::string t;
+    for (int i = 0; i < 50 && t.find("\r\n") == std::string::npos; ++i) {
+      std::this_thread::sleep_for(10ms);
+      ssize_t m = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+      if (m > 0) t.append(buf, static_cast<std::size_t>(m));
+    }
+    ASSERT_EQ(t.rfind(":", 0), 0u) << t;
+    long ttl = std::atol(t.c_str() + 1);
+    EXPECT_GT(ttl, 0) << k;
+    EXPECT_LE(ttl, 200) << k;
+  }
+  close(fd);
+}
+
+// #7, the decision queue: with every worker busy and the queue full, a request is answered at
+// once (401 overloaded, counted) instead of waiting behind strangers.
+TEST_F(ServeLive, FullDecisionQueueAnswersAtOnce) {
+  int hole = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(hole, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  socklen_t len = sizeof a;
+  getsockname(hole, reinterpret_cast<sockaddr*>(&a), &len);
+  ASSERT_EQ(listen(hole, 64), 0);
+  const std::string agent = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/d";
+  OwnVerifier v("queue", {"--threads", "2", "--insecure-allow-http", "--allow-private-directories",
+                          "--directory-timeout-ms", "3000", "--decision-threads", "1", "--max-queued-decisions", "1"});
+  ASSERT_GT(v.port, 0) << slurp(v.log);
+  int busy = connect_port(v.port);  // takes the one worker (fetching from the hole)
+  ASSERT_TRUE(send_text(busy, auth_request_naming(agent)));
+  std::this_thread::sleep_for(200ms);
+  int queued = connect_port(v.port);  // waits in the queue
+  ASSERT_TRUE(send_text(queued, auth_request_naming(agent)));
+  std::this_thread::sleep_for(200ms);
+  int third = connect_port(v.port);
+  timeval tv{1, 0};
+  setsockopt(third, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ASSERT_TRUE(send_text(third, auth_request_naming(agent)));
+  std::string r = recv_all(third);  // within 1 s, while the fetch (3 s) still hangs
+  EXPECT_EQ(r.rfind("HTTP/1.1 401", 0), 0u) << r.substr(0, 300);
+  EXPECT_NE(r.find("X-Pqsig-Reason: overloaded"), std::string::npos) << r.substr(0, 300);
+  std::string m = get_within(v.port, "/metrics", 1500);
+  EXPECT_NE(m.find("pqsig_limit_hits_total{limit=\"decision_queue_full\"} 1"), std::string::npos) << m.substr(0, 3000);
+  for (int fd : {busy, queued}) {
+    std::string x = recv_all(fd);
+    EXPECT_EQ(x.rfind("HTTP/1.1 401", 0), 0u) << x.substr(0, 200);
+    close(fd);
+  }
+  close(third);
+  close(hole);
 }

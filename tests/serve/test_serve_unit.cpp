@@ -1680,6 +1680,23 @@ TEST(ServeHostile, NonceStoreQuotasAndRetention) {
   sv::MemoryReplayStore one(f);
   for (int i = 0; i < 6; ++i) (void)one.record_for("a", "k", "n" + std::to_string(i), kNow + 300, kNow);
   EXPECT_EQ(one.record_for("a", "k", "x", kNow + 300, kNow), sv::NonceOutcome::refused);
+  // Many owners and expiries (bounded loop): the bounds always hold and a light owner always
+  // gets room while a heavier one holds more.
+  sv::MemoryReplayStore::Options b;
+  b.max_entries = 50;
+  b.max_per_owner = 20;
+  b.max_retention = 40;
+  sv::MemoryReplayStore mixed(b);
+  std::uint32_t x = 12345;
+  for (int i = 0; i < 3000; ++i) {
+    x = x * 1103515245u + 12345u;
+    std::string owner = "o" + std::to_string((x >> 16) % 7);
+    std::int64_t now = kNow + i / 20;
+    (void)mixed.record_for(owner, "k", std::to_string(i), now + 10 + (x >> 8) % 60, now);
+    ASSERT_LE(mixed.size(), 50u);
+    for (int w = 0; w < 7; ++w) ASSERT_LE(mixed.owner_count("o" + std::to_string(w)), 20u);
+  }
+  EXPECT_EQ(mixed.record_for("light", "k", "z", kNow + 400, kNow + 150), sv::NonceOutcome::fresh);
 }
 
 TEST(ServeHostile, VerifierCountsNoncesPerAgentAndBoundsTheirAge) {
