@@ -936,6 +936,9 @@ struct OwnVerifier {
     std::string ready = dir + "/" + name + ".ready";
     std::vector<std::string> argv = {kPqsig, "serve", "verify", "--listen", "127.0.0.1:0", "--ready-file", ready};
     argv.insert(argv.end(), extra.begin(), extra.end());
+    // The authority the test requests are addressed to (auth_request_naming, signed_request).
+    if (std::find(extra.begin(), extra.end(), "--authority") == extra.end())
+      argv.insert(argv.end(), {"--authority", "origin.example"});
     p = Proc::start(argv, log, nofile);
     std::string hp = wait_ready_file(ready);
     if (!hp.empty()) port = port_of(hp);
@@ -1090,7 +1093,8 @@ TEST_F(ServeLive, RedisNonceRetentionAndQuota) {
   const std::string& dir = L().dir;
   OwnVerifier v("redis-quota", {"--policy", dir + "/ed-only.json", "--keys", dir + "/ed-pub.jwk", "--no-directory-fetch",
                                 "--redis", "redis://127.0.0.1:" + std::to_string(L().redis_port) + "/3",
-                                "--nonce-retention", "200", "--nonces-per-agent", "2", "--replay-fail-open"});
+                                "--nonce-retention", "200", "--nonces-per-agent", "2", "--replay-fail-open",
+                                "--authority", L().origin().substr(L().origin().find("://") + 3)});
   ASSERT_GT(v.port, 0) << slurp(v.log);
   auto o = L().opts();
   o.keys = {{"sig1", L().ed_priv}};
@@ -1150,7 +1154,7 @@ TEST_F(ServeLive, FullDecisionQueueAnswersAtOnce) {
   socklen_t len = sizeof a;
   getsockname(hole, reinterpret_cast<sockaddr*>(&a), &len);
   ASSERT_EQ(listen(hole, 64), 0);
-  const std::string agent = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/d";
+  const std::string agent = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port));  // an origin
   OwnVerifier v("queue", {"--threads", "2", "--insecure-allow-http", "--allow-private-directories",
                           "--directory-timeout-ms", "3000", "--decision-threads", "1", "--max-queued-decisions", "1"});
   ASSERT_GT(v.port, 0) << slurp(v.log);
