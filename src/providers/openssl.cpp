@@ -6,7 +6,8 @@
 //
 // Interfaces (OpenSSL 3.5 parameters): pure and "context-string"; "message-encoding" = 0 is the
 // internal interface (M′ as is); ML-DSA "mu" = 1 is external μ. OpenSSL has no HashML-DSA /
-// HashSLH-DSA: pre-hash is unsupported.
+// HashSLH-DSA: pre-hash is unsupported. Tested against Debian 13's OpenSSL 3.5 on Debian 12
+// (scripts/openssl35.sh; tests/providers/test_openssl35.cpp, label openssl35).
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
