@@ -371,6 +371,11 @@ Result<std::string> to_jwk(const VerifyingKey& key) {
   return detail::jwk_from_material(key.suite(), key.public_key(), nullptr);
 }
 Result<std::string> to_jwk(const KemPrivateKey& key, bool include_private) {
+  // "priv" is the seed; an ML-KEM key imported from its expanded dk alone (PKCS#8) has none.
+  if (include_private && key.valid() && key.suite().private_key_size &&
+      key.private_key().size() != key.suite().private_key_size)
+    return Error{Errc::unsupported, std::string(key.suite().id) +
+                                        ": a key imported from the expanded dk has no seed to write as \"priv\""};
   SecretBytes priv(key.private_key());
   return detail::jwk_from_material(key.suite(), key.public_key(), include_private ? &priv : nullptr);
 }

@@ -509,6 +509,8 @@ TEST(Pkix, MlKemSeedExpandedBothAndChecks) {
     // An expanded-only key has no seed to write back.
     auto exp_only = jose::load_pkcs8_der(wrap(e_os)).value();
     EXPECT_EQ(jose::to_pkcs8_der(*exp_only.kem_private).error().code, Errc::unsupported) << id;
+    EXPECT_EQ(jose::to_jwk(*exp_only.kem_private, true).error().code, Errc::unsupported) << id;
+    EXPECT_TRUE(jose::to_jwk(*exp_only.kem_private, false).ok()) << id;
     // §7.3: H(ek) inside dk flipped → refused.
     bytes bad_h = dk;
     bad_h[dk.size() - 40] ^= 1;
