@@ -2,8 +2,9 @@
 // x25519-ml-kem-768, ml-kem-768+x25519-hkdf). Key files are JWKs (AKP, "priv" = the seed) written
 // and read through include/pqsig/jose.hpp.
 //
-//   pqsig kem keygen --alg ml-kem-768 [-o key.jwk] [--pub pub.jwk] [--force]  (public JWK to stdout without --pub;
-//       without -o the private JWK goes to stdout, never to a terminal unless -o -)
+//   pqsig kem keygen --alg ml-kem-768 [-o key.jwk] [--pub pub.jwk] [--force] [--pem]  (public JWK to stdout without --pub;
+//       without -o the private JWK goes to stdout, never to a terminal unless -o -; --pem: PKCS#8 seed form
+//       and SPKI, RFC 9935, ML-KEM only; key files in PEM are read by every command)
 //   pqsig kem encaps --pub key.jwk [--print-secret] [--format base64|hex]
 //       prints the ciphertext; the shared secret only with --print-secret (it is a secret)
 //   pqsig kem decaps --key key.jwk (--ciphertext <text> | --in <file> | stdin) [--format base64|hex]
