@@ -2,8 +2,9 @@
 // x25519-ml-kem-768, ml-kem-768+x25519-hkdf). Key files are JWKs (AKP, "priv" = the seed) written
 // and read through include/pqsig/jose.hpp.
 //
-//   pqsig kem keygen --alg ml-kem-768 [-o key.jwk] [--pub pub.jwk] [--force]  (public JWK to stdout without --pub;
-//       without -o the private JWK goes to stdout, never to a terminal unless -o -)
+//   pqsig kem keygen --alg ml-kem-768 [-o key.jwk] [--pub pub.jwk] [--force] [--pem]  (public JWK to stdout without --pub;
+//       without -o the private JWK goes to stdout, never to a terminal unless -o -; --pem: PKCS#8 seed form
+//       and SPKI, RFC 9935, ML-KEM only; key files in PEM are read by every command)
 //   pqsig kem encaps --pub key.jwk [--print-secret] [--format base64|hex]
 //       prints the ciphertext; the shared secret only with --print-secret (it is a secret)
 //   pqsig kem decaps --key key.jwk (--ciphertext <text> | --in <file> | stdin) [--format base64|hex]
@@ -57,7 +58,7 @@ void register_kem(CLI::App& app) {
   // ---- keygen
   struct KeygenOpts {
     std::string alg, out, pub;
-    bool force = false;
+    bool force = false, pem = false;
   };
   static KeygenOpts kg;
   auto* keygen = kem->add_subcommand("keygen", "generate a KEM key pair (private JWK, priv = seed)");
@@ -66,17 +67,21 @@ void register_kem(CLI::App& app) {
   keygen->add_option("-o,--out", kg.out, "private key file, created mode 0600 (default: stdout, never a terminal unless -o -)");
   keygen->add_option("--pub", kg.pub, "also write the public JWK to this file (default: print it when -o names a file)");
   keygen->add_flag("--force", kg.force, "replace existing files");
+  keygen->add_flag("--pem", kg.pem,
+                   "PKCS#8 PEM (seed-only form, RFC 9935) and SPKI PEM public key instead of JWKs (ML-KEM only)");
   keygen->callback([] {
     const SuiteInfo* s = take(parse_suite_ref(kg.alg), "--alg");
     if (s->cls != SuiteClass::kem) throw Exit{kExitUsage, std::string(s->id) + " is not a KEM suite"};
     auto sk = take(KemPrivateKey::generate(*s), s->id.data());
-    const std::string priv = take(jose::to_jwk(sk, true), "JWK");
-    const std::string pub = take(jose::to_jwk(sk, false), "JWK");
+    std::string priv = kg.pem ? take(jose::to_pkcs8_pem(sk), "PKCS#8") : take(jose::to_jwk(sk, true), "JWK") + "\n";
+    const std::string pub = kg.pem ? take(jose::to_spki_pem(*s, sk.public_key()), "SPKI")
+                                   : take(jose::to_jwk(sk, false), "JWK") + "\n";
     io::refuse_existing(kg.out, kg.force);
     io::refuse_existing(kg.pub, kg.force);
-    write_output(kg.out, priv + "\n", true, kg.force);
-    if (!kg.pub.empty()) write_output(kg.pub, pub + "\n", false, kg.force);
-    else if (!kg.out.empty() && kg.out != "-") std::cout << pub << "\n";
+    write_output(kg.out, priv, true, kg.force);
+    secure_zero(priv.data(), priv.size());
+    if (!kg.pub.empty()) write_output(kg.pub, pub, false, kg.force);
+    else if (!kg.out.empty() && kg.out != "-") std::cout << pub;
   });
 
   // ---- encaps

@@ -103,7 +103,9 @@ void register_keys(CLI::App& app) {
     c->add_option("--alg", o.alg, "suite id (see `pqsig suites`), e.g. ml-dsa-65, ml-dsa-65+ed25519, ed25519")->required();
     c->add_option("--seed", o.seed, "private key / seed as hex (deterministic key generation)");
     c->add_option("-o,--out", o.out, "output file, created mode 0600 (default: stdout, never a terminal unless -o -)");
-    c->add_flag("--pem", o.pem, "write PKCS#8 PEM instead of a JWK (ML-DSA seed-only form, RFC 9881; Ed25519/Ed448/ECDSA/RSA)");
+    c->add_flag("--pem", o.pem,
+                "write PKCS#8 PEM instead of a JWK (ML-DSA and ML-KEM seed-only form, RFC 9881 / RFC 9935; SLH-DSA, "
+                "RFC 9909; Ed25519/Ed448/ECDSA/RSA)");
     c->add_flag("--force", o.force, "replace an existing output file");
     c->callback([] {
       auto s = parse_suite_ref(o.alg);
@@ -118,10 +120,9 @@ void register_keys(CLI::App& app) {
           return KemPrivateKey::from_private(suite, sb->span());
         }();
         if (!k) throw Exit{kExitUsage, k.error().what()};
-        if (o.pem) throw Exit{kExitUsage, "--pem is only for signature keys here"};
-        auto j = jose::to_jwk(*k, true);
+        auto j = o.pem ? jose::to_pkcs8_pem(*k) : jose::to_jwk(*k, true);
         if (!j) throw Exit{kExitUsage, j.error().what()};
-        text = *j + "\n";
+        text = o.pem ? *j : *j + "\n";
       } else {
         auto k = [&]() -> Result<SigningKey> {
           if (o.seed.empty()) return SigningKey::generate(suite);
@@ -149,7 +150,7 @@ void register_keys(CLI::App& app) {
     c->add_option("key", o.key, "key file (JWK or PEM)")->required();
     c->add_option("-o,--out", o.out, "output file (default: stdout)");
     c->add_option("--suite", o.suite, "suite for keys whose JWK does not name one (RSA / oct without alg)");
-    c->add_flag("--pem", o.pem, "SPKI PEM instead of a JWK (ML-DSA, ML-KEM, classical suites)");
+    c->add_flag("--pem", o.pem, "SPKI PEM instead of a JWK (ML-DSA, SLH-DSA, ML-KEM, classical suites)");
     c->add_flag("--thumbprint", o.thumb, "print only the RFC 7638 thumbprint");
     c->add_flag("--force", o.force, "replace an existing output file");
     c->callback([] {

@@ -68,7 +68,9 @@ Result<bytes> jws_verify_compact(const SigningKey& mac_key, std::string_view jws
 Result<std::string> jws_protected_header(std::string_view jws);
 
 // ---------------------------------------------------------------- SPKI / PKCS#8
-// ML-DSA keys in X.509 SubjectPublicKeyInfo and PKCS#8 OneAsymmetricKey form as RFC 9881
+// SLH-DSA keys as RFC 9909 specifies (OIDs 2.16.840.1.101.3.4.3.20..31, pk and the 4n-byte SK raw)
+// and ML-KEM keys as RFC 9935 does (seed / expandedKey / both, like ML-DSA; FIPS 203 §7.2/§7.3
+// checks on import). ML-DSA keys in X.509 SubjectPublicKeyInfo and PKCS#8 OneAsymmetricKey form as RFC 9881
 // (draft-ietf-lamps-dilithium-certificates) specifies: AlgorithmIdentifier = the NIST OID
 // id-ml-dsa-44/65/87 (2.16.840.1.101.3.4.3.17/18/19) with parameters absent; the public key is
 // the raw FIPS 204 pk in the BIT STRING; the private key is the seed-only CHOICE
@@ -84,6 +86,10 @@ Result<bytes> to_spki_der(const SuiteInfo& suite, byte_span public_key);
 Result<bytes> to_pkcs8_der(const SigningKey& key);  ///< seed-only form
 Result<std::string> to_spki_pem(const SuiteInfo& suite, byte_span public_key);  ///< "PUBLIC KEY"
 Result<std::string> to_pkcs8_pem(const SigningKey& key);                        ///< "PRIVATE KEY"
+/// ML-KEM private keys (RFC 9935): the seed-only CHOICE; a key imported from the expanded dk
+/// alone has no seed to write (Errc::unsupported).
+Result<bytes> to_pkcs8_der(const KemPrivateKey& key);
+Result<std::string> to_pkcs8_pem(const KemPrivateKey& key);
 
 /// Parse SPKI DER → a key with `verifying` set.
 Result<LoadedKey> load_spki_der(byte_span der);

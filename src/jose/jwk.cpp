@@ -138,13 +138,17 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
     auto r = reconcile(*s, suite_hint);
     if (!r) return r.error();
     m.suite = *r;
-    auto pub = get_b64u(j, "pub", "JWK");
-    if (!pub) return pub.error();
-    m.pub = std::move(*pub);
     bool has_priv = false;
     auto priv = opt_secret("priv", has_priv);
     if (!priv) return priv.error();
     if (has_priv) m.priv = std::move(*priv);
+    // A private AKP key may carry "priv" alone (the seed, as WebCrypto exports and imports it):
+    // the public key is derived from it (load_material); when "pub" is present it must match.
+    if (!has_priv || j.contains("pub")) {
+      auto pub = get_b64u(j, "pub", "JWK");
+      if (!pub) return pub.error();
+      m.pub = std::move(*pub);
+    }
   } else if (*kty == "OKP") {
     auto nc = named_curve(j, kOkpCurves, "OKP");
     if (!nc) return nc.error();
@@ -212,7 +216,8 @@ Result<KeyMaterial> material_from_json(const json& j, std::string_view suite_hin
   }
 
   const SuiteInfo& s = *m.suite;
-  if (s.cls != SuiteClass::mac && s.public_key_size && m.pub.size() != s.public_key_size)
+  const bool derive_pub = m.pub.empty() && m.priv && *kty == "AKP";
+  if (!derive_pub && s.cls != SuiteClass::mac && s.public_key_size && m.pub.size() != s.public_key_size)
     return Error{Errc::invalid_length, "JWK: public key has " + std::to_string(m.pub.size()) + " bytes, " +
                                            std::string(s.id) + " needs " + std::to_string(s.public_key_size)};
   if (m.priv && s.private_key_size && s.cls != SuiteClass::mac && m.priv->size() != s.private_key_size)
@@ -366,6 +371,11 @@ Result<std::string> to_jwk(const VerifyingKey& key) {
   return detail::jwk_from_material(key.suite(), key.public_key(), nullptr);
 }
 Result<std::string> to_jwk(const KemPrivateKey& key, bool include_private) {
+  // "priv" is the seed; an ML-KEM key imported from its expanded dk alone (PKCS#8) has none.
+  if (include_private && key.valid() && key.suite().private_key_size &&
+      key.private_key().size() != key.suite().private_key_size)
+    return Error{Errc::unsupported, std::string(key.suite().id) +
+                                        ": a key imported from the expanded dk has no seed to write as \"priv\""};
   SecretBytes priv(key.private_key());
   return detail::jwk_from_material(key.suite(), key.public_key(), include_private ? &priv : nullptr);
 }
@@ -387,10 +397,21 @@ Result<LoadedKey> load_jwk(std::string_view text, std::string_view suite_hint) {
   detail::JsonWipe<json> wipe_j(*j);  // the JSON copies of "d" / "priv" / "k" / RSA CRT members
   auto m = detail::material_from_json(*j, suite_hint);
   if (!m) return m.error();
-  auto tp = thumbprint(text);
-  if (!tp) return tp.error();
+  const bool derived_pub = m->pub.empty() && m->priv && j->value("kty", "") == "AKP";
+  const SuiteInfo* suite = m->suite;
   auto k = detail::load_material(std::move(*m));
   if (!k) return k.error();
+  // RFC 7638 over the JWK as given, or (AKP "priv" only) over the public JWK derived from it.
+  Result<std::string> tp = Error{Errc::internal, "JWK: no thumbprint"};
+  if (derived_pub) {
+    byte_span pub = k->verifying ? k->verifying->public_key() : k->kem_public ? k->kem_public->public_key() : byte_span{};
+    auto pj = detail::jwk_from_material(*suite, pub, nullptr);
+    if (!pj) return pj.error();
+    tp = thumbprint(*pj);
+  } else {
+    tp = thumbprint(text);
+  }
+  if (!tp) return tp.error();
   k->thumbprint = *tp;
   if (auto it = j->find("kid"); it != j->end()) {
     if (!it->is_string()) return enc("\"kid\" is not a string");

@@ -4,15 +4,23 @@
 //           ML-DSA-PrivateKey ::= CHOICE { seed [0] OCTET STRING (SIZE (32)),
 //           expandedKey OCTET STRING (SIZE (2560|4032|4896)), both SEQUENCE {seed, expandedKey} }
 //   ML-KEM  RFC 9935 (draft-ietf-lamps-kyber-certificates): id-alg-ml-kem-512/768/1024 =
-//           2.16.840.1.101.3.4.4.1/2/3, same CHOICE with a 64-byte seed (d || z).
-// We write the seed-only form and read all three (for `both` the seed must expand to the
-// given expanded key).
+//           2.16.840.1.101.3.4.4.1/2/3, same CHOICE with a 64-byte seed (d || z) and the FIPS 203
+//           dk as expandedKey.
+//   SLH-DSA RFC 9909 (draft-ietf-lamps-x509-slhdsa): id-slh-dsa-sha2-128s … id-slh-dsa-shake-256f
+//           = 2.16.840.1.101.3.4.3.20 … 31, parameters absent, pk = PK.seed || PK.root raw in the
+//           BIT STRING, privateKey = the raw FIPS 205 SK (4n bytes) with no inner wrapping.
+// We write the seed-only form (SLH-DSA: its only form) and read all three: `both` must agree
+// (the seed expands to the given expanded key); an ML-KEM expandedKey passes the FIPS 203 §7.3
+// hash check and its ek the §7.2 modulus check; an SPKI ML-KEM key the §7.2 check.
 #include <algorithm>
 #include <string>
+
+#include <optional>
 
 #include "jose/der.hpp"
 #include "jose/internal.hpp"
 #include "pqsig/classical.hpp"
+#include "pqsig/mlkem.hpp"
 
 namespace pqsig::jose {
 
@@ -20,13 +28,28 @@ namespace {
 struct OidRow {
   std::string_view suite;
   std::string_view oid;
-  std::size_t seed_len;
+  std::size_t seed_len;  ///< seed of the CHOICE form; 0 = the raw private key (SLH-DSA)
 };
 constexpr OidRow kOids[] = {
     {"ml-dsa-44", "2.16.840.1.101.3.4.3.17", 32},  {"ml-dsa-65", "2.16.840.1.101.3.4.3.18", 32},
     {"ml-dsa-87", "2.16.840.1.101.3.4.3.19", 32},  {"ml-kem-512", "2.16.840.1.101.3.4.4.1", 64},
     {"ml-kem-768", "2.16.840.1.101.3.4.4.2", 64},  {"ml-kem-1024", "2.16.840.1.101.3.4.4.3", 64},
+    // RFC 9909 §3 (NIST CSOR sigAlgs 20..31).
+    {"slh-dsa-sha2-128s", "2.16.840.1.101.3.4.3.20", 0},  {"slh-dsa-sha2-128f", "2.16.840.1.101.3.4.3.21", 0},
+    {"slh-dsa-sha2-192s", "2.16.840.1.101.3.4.3.22", 0},  {"slh-dsa-sha2-192f", "2.16.840.1.101.3.4.3.23", 0},
+    {"slh-dsa-sha2-256s", "2.16.840.1.101.3.4.3.24", 0},  {"slh-dsa-sha2-256f", "2.16.840.1.101.3.4.3.25", 0},
+    {"slh-dsa-shake-128s", "2.16.840.1.101.3.4.3.26", 0}, {"slh-dsa-shake-128f", "2.16.840.1.101.3.4.3.27", 0},
+    {"slh-dsa-shake-192s", "2.16.840.1.101.3.4.3.28", 0}, {"slh-dsa-shake-192f", "2.16.840.1.101.3.4.3.29", 0},
+    {"slh-dsa-shake-256s", "2.16.840.1.101.3.4.3.30", 0}, {"slh-dsa-shake-256f", "2.16.840.1.101.3.4.3.31", 0},
 };
+
+// FIPS 203 parameter set of an ML-KEM row.
+std::optional<mlkem::ParameterSet> mlkem_of(const SuiteInfo& s) {
+  if (s.id == "ml-kem-512") return mlkem::ParameterSet::ml_kem_512;
+  if (s.id == "ml-kem-768") return mlkem::ParameterSet::ml_kem_768;
+  if (s.id == "ml-kem-1024") return mlkem::ParameterSet::ml_kem_1024;
+  return std::nullopt;
+}
 
 const OidRow* row_for(const SuiteInfo& s) {
   for (const auto& r : kOids) if (r.suite == s.id) return &r;
@@ -96,7 +119,27 @@ Result<bytes> to_spki_der(const SuiteInfo& s, byte_span pub) {
   return der::sequence({alg, bits});
 }
 
-// RFC 5958 §2: OneAsymmetricKey v1 (version 0) with the seed-only private key CHOICE.
+namespace {
+// RFC 5958 §2: OneAsymmetricKey v1 (version 0): the seed-only private key CHOICE, or for
+// SLH-DSA (RFC 9909 §6) the raw SK.
+Result<bytes> pkcs8_of(const SuiteInfo& s, byte_span priv) {
+  const auto* r = row_for(s);
+  if (!r) return Error{Errc::unsupported, std::string(s.id) + ": no PKCS#8 form"};
+  const std::size_t want = r->seed_len ? r->seed_len : s.private_key_size;
+  if (priv.size() != want) return Error{Errc::invalid_length, std::string(s.id) + ": PKCS#8 needs the " +
+                                                                  std::to_string(want) + "-byte private key"};
+  bytes ver = der::integer(0);
+  bytes alg = algorithm_identifier(*r);
+  bytes choice = r->seed_len ? der::tlv(der::tag::ctx0_prim, priv)  // seed [0] IMPLICIT OCTET STRING
+                             : bytes(priv.begin(), priv.end());     // SLH-DSA: the SK itself
+  bytes os = der::tlv(der::tag::octet_string, choice);
+  bytes out = der::sequence({ver, alg, os});
+  secure_zero(choice.data(), choice.size());
+  secure_zero(os.data(), os.size());
+  return out;
+}
+}  // namespace
+
 Result<bytes> to_pkcs8_der(const SigningKey& key) {
   const auto* r = row_for(key.suite());
   if (!r && key.suite().family == "classical") {
@@ -104,17 +147,23 @@ Result<bytes> to_pkcs8_der(const SigningKey& key) {
     if (!d) return d.error();
     return bytes(d->span().begin(), d->span().end());
   }
-  if (!r) return Error{Errc::unsupported, std::string(key.suite().id) + ": no PKCS#8 form"};
-  auto seed = key.private_key();
-  if (seed.size() != r->seed_len) return Error{Errc::internal, "PKCS#8: unexpected seed length"};
-  bytes ver = der::integer(0);
-  bytes alg = algorithm_identifier(*r);
-  bytes choice = der::tlv(der::tag::ctx0_prim, seed);  // seed [0] IMPLICIT OCTET STRING
-  bytes os = der::tlv(der::tag::octet_string, choice);
-  bytes out = der::sequence({ver, alg, os});
-  secure_zero(choice.data(), choice.size());
-  secure_zero(os.data(), os.size());
-  return out;
+  return pkcs8_of(key.suite(), key.private_key());
+}
+
+Result<bytes> to_pkcs8_der(const KemPrivateKey& key) {
+  if (!key.valid()) return Error{Errc::invalid_argument, "PKCS#8: empty key"};
+  if (key.private_key().size() != mlkem::kSeedSize && mlkem_of(key.suite()))
+    return Error{Errc::unsupported, std::string(key.suite().id) +
+                                        ": PKCS#8 is written from the 64-byte seed; this key was imported expanded"};
+  return pkcs8_of(key.suite(), key.private_key());
+}
+
+Result<std::string> to_pkcs8_pem(const KemPrivateKey& key) {
+  auto d = to_pkcs8_der(key);
+  if (!d) return d.error();
+  std::string pem = der::pem_encode("PRIVATE KEY", *d);
+  secure_zero(d->data(), d->size());
+  return pem;
 }
 
 Result<std::string> to_spki_pem(const SuiteInfo& s, byte_span pub) {
@@ -185,6 +234,16 @@ Result<LoadedKey> load_pkcs8_der(byte_span in) {
   if (!suite) return suite.error();
   const SuiteInfo& s = **suite;
 
+  if ((*row)->seed_len == 0) {  // SLH-DSA (RFC 9909 §6): the raw SK, no CHOICE
+    if (os->contents.size() != s.private_key_size)
+      return Error{Errc::invalid_length, "PKCS#8: " + std::string(s.id) + " private key must be " +
+                                             std::to_string(s.private_key_size) + " bytes"};
+    detail::KeyMaterial m;
+    m.suite = &s;
+    m.pub = std::move(given_pub);  // when present it must match (load_material)
+    m.priv.emplace(os->contents);
+    return finish_key(std::move(m));
+  }
   // The private key CHOICE inside the OCTET STRING.
   der::Reader c(os->contents);
   auto ch = c.next();
@@ -212,8 +271,14 @@ Result<LoadedKey> load_pkcs8_der(byte_span in) {
   if (!expanded.empty() && expanded.size() != s.expanded_key_size)
     return Error{Errc::invalid_length, "PKCS#8: wrong expanded key length"};
 
+  if (!seed && s.cls == SuiteClass::kem) {  // ML-KEM expandedKey only: FIPS 203 §7.3 / §7.2 on import
+    detail::KeyMaterial m;
+    m.suite = &s;
+    m.pub = std::move(given_pub);
+    m.priv.emplace(expanded);
+    return finish_key(std::move(m));
+  }
   if (!seed) {  // expandedKey only
-    if (s.cls == SuiteClass::kem) return Error{Errc::unsupported, "PKCS#8: expanded-only ML-KEM keys are not supported"};
     auto sk = SigningKey::from_expanded(s, expanded);
     if (!sk) return sk.error();
     LoadedKey k;
@@ -242,7 +307,13 @@ Result<LoadedKey> load_pkcs8_der(byte_span in) {
       secure_zero(ex->data(), ex->size());
       if (!same) return Error{Errc::key_check_failed, "PKCS#8: seed and expandedKey disagree"};
     } else {
-      return Error{Errc::unsupported, "PKCS#8: the 'both' form is not supported for ML-KEM"};
+      const auto ps = mlkem_of(s);
+      if (!ps) return Error{Errc::internal, "PKCS#8: no ML-KEM parameter set"};
+      // FIPS 203, Algorithm 16: ML-KEM.KeyGen_internal(d, z) from the seed, dk compared whole.
+      auto kp = mlkem::keygen_from_seed(*ps, seed->span());
+      if (!kp) return kp.error();
+      if (!(kp->dk.size() == expanded.size() && ct_equal(kp->dk.span(), expanded)))
+        return Error{Errc::key_check_failed, "PKCS#8: seed and expandedKey disagree"};
     }
   }
   detail::KeyMaterial m;

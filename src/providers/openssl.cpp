@@ -6,7 +6,8 @@
 //
 // Interfaces (OpenSSL 3.5 parameters): pure and "context-string"; "message-encoding" = 0 is the
 // internal interface (M′ as is); ML-DSA "mu" = 1 is external μ. OpenSSL has no HashML-DSA /
-// HashSLH-DSA: pre-hash is unsupported.
+// HashSLH-DSA: pre-hash is unsupported. Tested against Debian 13's OpenSSL 3.5 on Debian 12
+// (scripts/openssl35.sh; tests/providers/test_openssl35.cpp, label openssl35).
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -86,14 +87,21 @@ struct OsslVerifier final : VerifierImpl {
     OSSL_PARAM params[4];
     int n = 0;
     // OpenSSL 3.5 parameter names, spelled out so this compiles against 3.0 headers.
-    params[n++] = OSSL_PARAM_construct_octet_string("context-string", const_cast<std::uint8_t*>(ctx.data()),
-                                                    ctx.size());
+    // The context string only when there is one: OSSL_PARAM_get_octet_string refuses a
+    // parameter whose data pointer is null, which an empty span may well have, and OpenSSL's
+    // default context is the empty string anyway (FIPS 204 §5.2, FIPS 205 §10.2).
+    if (!ctx.empty())
+      params[n++] = OSSL_PARAM_construct_octet_string("context-string", const_cast<std::uint8_t*>(ctx.data()),
+                                                      ctx.size());
     params[n++] = OSSL_PARAM_construct_int("message-encoding", &message_encoding);
     if (mu) params[n++] = OSSL_PARAM_construct_int("mu", &mu);
     params[n] = OSSL_PARAM_construct_end();
-    if (EVP_DigestVerifyInit_ex(md.get(), nullptr, nullptr, nullptr, nullptr, pkey.get(), params) != 1)
+    if (EVP_DigestVerifyInit_ex(md.get(), nullptr, nullptr, nullptr, nullptr, pkey.get(), params) != 1) {
+      ERR_clear_error();  // this thread's queue stays clean for the next caller
       return Error{Errc::crypto_backend, std::string(info->id) + ": libcrypto refused the verification parameters"};
+    }
     if (EVP_DigestVerify(md.get(), sig.data(), sig.size(), msg.data(), msg.size()) == 1) return {};
+    ERR_clear_error();
     return Error{Errc::verify_failed, std::string(info->id) + ": libcrypto rejected the signature"};
   }
 

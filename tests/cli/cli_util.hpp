@@ -53,10 +53,14 @@ inline void write_private(const std::string& p, const std::string& s) {
   ::chmod(p.c_str(), 0600);
 }
 
-/// Run `pqsig <args>` inside `dir` (args are passed to /bin/sh verbatim).
+/// Run `pqsig <args>` inside `dir` (args are passed to /bin/sh verbatim). Under the OpenSSL 3.5
+/// test driver (tests/providers/openssl35-run.sh sets PQSIG_OPENSSL35_RUN) pqsig is started through
+/// the same loader as the test, so both see the same libcrypto.
 inline RunResult run_pqsig(const TempDir& dir, const std::string& args, const std::string& stdin_file = "") {
   std::string o = dir.file(".stdout"), e = dir.file(".stderr");
-  std::string cmd = "cd '" + dir.path() + "' && '" PQSIG_BINARY_DIR "/pqsig' " + args + " >'" + o + "' 2>'" + e + "'";
+  const char* run35 = std::getenv("PQSIG_OPENSSL35_RUN");
+  const std::string wrap = run35 && *run35 ? "'" + std::string(run35) + "' " : std::string();
+  std::string cmd = "cd '" + dir.path() + "' && " + wrap + "'" PQSIG_BINARY_DIR "/pqsig' " + args + " >'" + o + "' 2>'" + e + "'";
   if (!stdin_file.empty()) cmd += " <'" + stdin_file + "'";
   int st = std::system(cmd.c_str());
   RunResult r;

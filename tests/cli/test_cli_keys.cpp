@@ -193,3 +193,65 @@ TEST(CliKeys, PemKeys) {
     EXPECT_NE(jw.out.find("\"kty\":\"" + std::string(alg == "ed25519" ? "OKP" : "EC") + "\""), std::string::npos) << jw.out;
   }
 }
+
+// SLH-DSA keys as PKCS#8 / SPKI (RFC 9909) and ML-KEM keys as PKCS#8 / SPKI (RFC 9935) through the
+// CLI: keygen --pem, pubkey --pem, kem keygen --pem; signing, verifying, encapsulating and
+// decapsulating with the PEM files; the same kid as the JWK form.
+TEST(CliKeys, SlhDsaAndMlKemPemKeys) {
+  TempDir d;
+  write_text(d.file("msg.txt"), "pem forms");
+  for (std::string alg : {"slh-dsa-sha2-128f", "slh-dsa-shake-128f"}) {
+    auto g = run_pqsig(d, "keygen --alg " + alg + " --pem -o " + alg + ".pem");
+    ASSERT_EQ(g.code, 0) << alg << ": " << g.err;
+    EXPECT_EQ(slurp_file(d.file(alg + ".pem")).rfind("-----BEGIN PRIVATE KEY-----\n", 0), 0u);
+    ASSERT_EQ(run_pqsig(d, "pubkey --pem " + alg + ".pem -o " + alg + ".pub.pem").code, 0) << alg;
+    ASSERT_EQ(run_pqsig(d, "sign --key " + alg + ".pem -o " + alg + ".sig msg.txt").code, 0) << alg;
+    EXPECT_EQ(run_pqsig(d, "verify --key " + alg + ".pub.pem --sig " + alg + ".sig msg.txt").code, 0) << alg;
+    auto a = run_pqsig(d, "pubkey --thumbprint " + alg + ".pem"), b = run_pqsig(d, "pubkey --thumbprint " + alg + ".pub.pem");
+    EXPECT_EQ(a.out, b.out) << alg;
+  }
+  for (std::string alg : {"ml-kem-512", "ml-kem-768", "ml-kem-1024"}) {
+    auto g = run_pqsig(d, "kem keygen --alg " + alg + " --pem -o " + alg + ".pem --pub " + alg + ".pub.pem");
+    ASSERT_EQ(g.code, 0) << alg << ": " << g.err;
+    EXPECT_EQ(slurp_file(d.file(alg + ".pem")).rfind("-----BEGIN PRIVATE KEY-----\n", 0), 0u);
+    EXPECT_EQ(slurp_file(d.file(alg + ".pub.pem")).rfind("-----BEGIN PUBLIC KEY-----\n", 0), 0u);
+    auto p = run_pqsig(d, "pubkey --pem " + alg + ".pem");
+    EXPECT_EQ(p.out, slurp_file(d.file(alg + ".pub.pem"))) << alg;
+    auto e = run_pqsig(d, "kem encaps --pub " + alg + ".pub.pem --print-secret --format hex");
+    ASSERT_EQ(e.code, 0) << alg << ": " << e.err;
+    const auto nl = e.out.find('\n');
+    write_text(d.file("ct.hex"), e.out.substr(0, nl));
+    auto k = run_pqsig(d, "kem decaps --key " + alg + ".pem --format hex --in ct.hex");
+    ASSERT_EQ(k.code, 0) << alg << ": " << k.err;
+    EXPECT_EQ(k.out, e.out.substr(nl + 1)) << alg;
+    // keygen --pem for a KEM suite writes the same PKCS#8 form.
+    auto g2 = run_pqsig(d, "keygen --alg " + alg + " --pem -o " + alg + "-2.pem");
+    ASSERT_EQ(g2.code, 0) << alg << ": " << g2.err;
+    EXPECT_EQ(run_pqsig(d, "pubkey " + alg + "-2.pem").code, 0) << alg;
+  }
+  // Hybrid KEMs have no PKCS#8 form: a clear error.
+  auto x = run_pqsig(d, "kem keygen --alg x-wing --pem -o xw.pem");
+  EXPECT_EQ(x.code, 2) << x.err;
+  EXPECT_NE(x.err.find("no PKCS#8 form"), std::string::npos) << x.err;
+}
+
+// A private AKP JWK with "priv" alone (the seed): signs, and `pubkey` prints the full public JWK.
+TEST(CliKeys, AkpJwkWithPrivOnly) {
+  TempDir d;
+  write_text(d.file("msg.txt"), "bare seed");
+  ASSERT_EQ(run_pqsig(d, "keygen --alg ml-dsa-44 -o full.jwk").code, 0);
+  const json full = json::parse(slurp_file(d.file("full.jwk")));
+  const json bare = {{"kty", "AKP"}, {"alg", "ML-DSA-44"}, {"priv", full["priv"]}};
+  write_private(d.file("bare.jwk"), bare.dump());
+  auto p = run_pqsig(d, "pubkey bare.jwk");
+  ASSERT_EQ(p.code, 0) << p.err;
+  const json pub = json::parse(p.out);
+  EXPECT_EQ(pub["pub"], full["pub"]);
+  EXPECT_EQ(pub["kid"], full["kid"]);
+  EXPECT_EQ(pub["kty"], "AKP");
+  EXPECT_FALSE(pub.contains("priv"));
+  write_text(d.file("pub.jwk"), p.out);
+  ASSERT_EQ(run_pqsig(d, "sign --key bare.jwk -o s.sig msg.txt").code, 0);
+  EXPECT_EQ(run_pqsig(d, "verify --key pub.jwk --sig s.sig msg.txt").code, 0);
+  EXPECT_EQ(run_pqsig(d, "pubkey --thumbprint bare.jwk").out, full["kid"].get<std::string>() + "\n");
+}

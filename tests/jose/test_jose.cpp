@@ -8,7 +8,9 @@
 #include <sstream>
 
 #include "jose/der.hpp"
+#include "pqsig/hash.hpp"
 #include "pqsig/jose.hpp"
+#include "pqsig/mlkem.hpp"
 
 using namespace pqsig;
 using nlohmann::json;
@@ -415,5 +417,172 @@ TEST(Pkix, AllSetsAndForms) {
     // truncated public key inside a well-formed SPKI
     bytes short_bits = der::bit_string(k->public_key().first(100));
     EXPECT_EQ(jose::load_spki_der(der::sequence({alg, short_bits})).error().code, Errc::invalid_length);
+  }
+}
+
+// ---------------------------------------------------------------- SLH-DSA (RFC 9909) and ML-KEM (RFC 9935)
+// SLH-DSA: all twelve sets, OIDs 2.16.840.1.101.3.4.3.20 … 31 in the RFC's order, pk and the 4n-byte SK
+// raw (no CHOICE, no inner OCTET STRING); round trips; wrong lengths and a mismatched publicKey refused.
+TEST(Pkix, SlhDsaEveryTwelveSetsRfc9909) {
+  const char* order[] = {"slh-dsa-sha2-128s",  "slh-dsa-sha2-128f",  "slh-dsa-sha2-192s",  "slh-dsa-sha2-192f",
+                         "slh-dsa-sha2-256s",  "slh-dsa-sha2-256f",  "slh-dsa-shake-128s", "slh-dsa-shake-128f",
+                         "slh-dsa-shake-192s", "slh-dsa-shake-192f", "slh-dsa-shake-256s", "slh-dsa-shake-256f"};
+  for (int i = 0; i < 12; ++i) {
+    const SuiteInfo& s = *find_suite(order[i]).value();
+    const std::string oid = "2.16.840.1.101.3.4.3." + std::to_string(20 + i);
+    EXPECT_EQ(jose::oid_for_suite(s).value(), oid) << s.id;
+    EXPECT_EQ(jose::suite_for_oid(oid).value(), &s);
+    // A fixed SK (PK.root is whatever these bytes say: import does not recompute the tree).
+    bytes sk_bytes(s.private_key_size);
+    for (std::size_t j = 0; j < sk_bytes.size(); ++j) sk_bytes[j] = static_cast<std::uint8_t>(j * 7 + i);
+    auto k = SigningKey::from_private(s, sk_bytes);
+    ASSERT_TRUE(k.ok()) << s.id << ": " << k.error().what();
+    const bytes p8 = jose::to_pkcs8_der(*k).value();
+    const bytes alg = der::sequence({der::oid(oid)});
+    const bytes want = der::sequence({der::integer(0), alg, der::tlv(der::tag::octet_string, sk_bytes)});
+    EXPECT_EQ(to_hex(p8), to_hex(want)) << s.id;
+    const bytes spki = jose::to_spki_der(s, k->public_key()).value();
+    EXPECT_EQ(to_hex(spki), to_hex(der::sequence({alg, der::bit_string(k->public_key())}))) << s.id;
+    EXPECT_EQ(to_hex(byte_span(k->public_key())), to_hex(byte_span(sk_bytes).last(s.public_key_size)))
+        << s.id << ": pk = PK.seed || PK.root, the SK's second half";
+    auto back = jose::load_pkcs8_der(p8);
+    ASSERT_TRUE(back.ok()) << s.id << ": " << back.error().what();
+    EXPECT_EQ(back->suite, &s);
+    EXPECT_EQ(to_hex(back->signing->private_key()), to_hex(sk_bytes));
+    auto pub = jose::load_pem(jose::to_spki_pem(s, k->public_key()).value());
+    ASSERT_TRUE(pub.ok()) << s.id << ": " << pub.error().what();
+    EXPECT_EQ(to_hex(pub->verifying->public_key()), to_hex(k->public_key()));
+    EXPECT_EQ(pub->thumbprint, back->thumbprint);
+    // Wrong SK length, the ML-DSA CHOICE form, a v2 publicKey that does not match.
+    const bytes short_sk = der::sequence(
+        {der::integer(0), alg, der::tlv(der::tag::octet_string, byte_span(sk_bytes).first(sk_bytes.size() - 1))});
+    EXPECT_EQ(jose::load_pkcs8_der(short_sk).error().code, Errc::invalid_length) << s.id;
+    const bytes choice = der::sequence({der::integer(0), alg, der::tlv(der::tag::octet_string, der::tlv(0x80, sk_bytes))});
+    EXPECT_FALSE(jose::load_pkcs8_der(choice).ok()) << s.id;
+    bytes other_pk(k->public_key().begin(), k->public_key().end());
+    other_pk[0] ^= 1;
+    bytes pk_field = der::bit_string(other_pk);
+    pk_field[0] = der::tag::ctx1_prim;
+    const bytes v2 = der::sequence({der::integer(1), alg, der::tlv(der::tag::octet_string, sk_bytes), pk_field});
+    EXPECT_EQ(jose::load_pkcs8_der(v2).error().code, Errc::key_check_failed) << s.id;
+  }
+}
+
+// ML-KEM PKCS#8: seed, expandedKey and both; FIPS 203 §7.3 (hash check) on an expanded key, §7.2
+// (modulus check) on its ek and on an SPKI key; both halves must agree.
+TEST(Pkix, MlKemSeedExpandedBothAndChecks) {
+  const std::pair<const char*, mlkem::ParameterSet> sets[] = {{"ml-kem-512", mlkem::ParameterSet::ml_kem_512},
+                                                              {"ml-kem-768", mlkem::ParameterSet::ml_kem_768},
+                                                              {"ml-kem-1024", mlkem::ParameterSet::ml_kem_1024}};
+  for (const auto& [id, ps] : sets) {
+    const SuiteInfo& s = *find_suite(id).value();
+    const bytes seed(64, 0x5a), seed2(64, 0xa5);
+    auto k = KemPrivateKey::from_private(s, seed).value();
+    const auto kp = mlkem::keygen_from_seed(ps, seed).value();
+    const bytes dk(kp.dk.span().begin(), kp.dk.span().end());
+    const auto kp2 = mlkem::keygen_from_seed(ps, seed2).value();
+    const bytes dk2(kp2.dk.span().begin(), kp2.dk.span().end());
+    const bytes alg = der::sequence({der::oid(jose::oid_for_suite(s).value())});
+    auto wrap = [&](const bytes& inner) {
+      return der::sequence({der::integer(0), alg, der::tlv(der::tag::octet_string, inner)});
+    };
+    const bytes s_os = der::tlv(der::tag::octet_string, seed), e_os = der::tlv(der::tag::octet_string, dk);
+    // pqsig writes the seed form.
+    const bytes p8 = jose::to_pkcs8_der(k).value();
+    EXPECT_EQ(to_hex(p8), to_hex(wrap(der::tlv(0x80, seed)))) << id;
+    EXPECT_NE(jose::to_pkcs8_pem(k).value().find("-----BEGIN PRIVATE KEY-----"), std::string::npos);
+    const std::vector<std::pair<std::string, bytes>> forms = {
+        {"seed", der::tlv(0x80, seed)}, {"expanded", e_os}, {"both", der::sequence({s_os, e_os})}};
+    std::string tp;
+    for (const auto& [form, inner] : forms) {
+      auto r = jose::load_pkcs8_der(wrap(inner));
+      ASSERT_TRUE(r.ok()) << id << " " << form << ": " << r.error().what();
+      ASSERT_TRUE(r->kem_private && r->kem_public) << id << " " << form;
+      EXPECT_EQ(to_hex(r->kem_public->public_key()), to_hex(k.public_key())) << id << " " << form;
+      if (tp.empty()) tp = r->thumbprint;
+      EXPECT_EQ(r->thumbprint, tp) << id << " " << form;
+      // The imported key decapsulates what its public key encapsulates.
+      auto e = r->kem_public->encaps().value();
+      EXPECT_EQ(to_hex(r->kem_private->decaps(e.ciphertext).value().span()), to_hex(e.shared_secret.span()))
+          << id << " " << form;
+    }
+    // An expanded-only key has no seed to write back.
+    auto exp_only = jose::load_pkcs8_der(wrap(e_os)).value();
+    EXPECT_EQ(jose::to_pkcs8_der(*exp_only.kem_private).error().code, Errc::unsupported) << id;
+    EXPECT_EQ(jose::to_jwk(*exp_only.kem_private, true).error().code, Errc::unsupported) << id;
+    EXPECT_TRUE(jose::to_jwk(*exp_only.kem_private, false).ok()) << id;
+    // §7.3: H(ek) inside dk flipped → refused.
+    bytes bad_h = dk;
+    bad_h[dk.size() - 40] ^= 1;
+    EXPECT_EQ(jose::load_pkcs8_der(wrap(der::tlv(der::tag::octet_string, bad_h))).error().code, Errc::key_check_failed)
+        << id;
+    // both: seed of one key with the dk of another; and with a dk whose z differs.
+    EXPECT_EQ(jose::load_pkcs8_der(wrap(der::sequence({s_os, der::tlv(der::tag::octet_string, dk2)}))).error().code,
+              Errc::key_check_failed)
+        << id;
+    bytes other_z = dk;
+    other_z.back() ^= 1;
+    EXPECT_EQ(jose::load_pkcs8_der(wrap(der::sequence({s_os, der::tlv(der::tag::octet_string, other_z)}))).error().code,
+              Errc::key_check_failed)
+        << id;
+    // Wrong lengths: seed 63 bytes, dk one byte short.
+    EXPECT_EQ(jose::load_pkcs8_der(wrap(der::tlv(0x80, bytes(63, 1)))).error().code, Errc::invalid_length) << id;
+    EXPECT_EQ(jose::load_pkcs8_der(wrap(der::tlv(der::tag::octet_string, byte_span(dk).first(dk.size() - 1))))
+                  .error()
+                  .code,
+              Errc::invalid_length)
+        << id;
+    // §7.2 on SPKI: the first coefficient set to 0xfff >= q.
+    const bytes spki = jose::to_spki_der(s, k.public_key()).value();
+    auto pub = jose::load_spki_der(spki);
+    ASSERT_TRUE(pub.ok()) << pub.error().what();
+    EXPECT_EQ(pub->thumbprint, tp);
+    bytes ek(k.public_key().begin(), k.public_key().end());
+    ek[0] = 0xff;
+    ek[1] |= 0x0f;
+    EXPECT_FALSE(jose::load_spki_der(der::sequence({alg, der::bit_string(ek)})).ok()) << id;
+    // §7.2 on the ek inside an expanded dk (with H(ek) recomputed, so only the modulus check can fail):
+    // dk = dk_PKE ‖ ek ‖ H(ek) ‖ z; ek starts at 384k.
+    bytes bad_ek_dk = dk;
+    const std::size_t ek_at = dk.size() - 64 - ek.size();
+    std::copy(ek.begin(), ek.end(), bad_ek_dk.begin() + static_cast<std::ptrdiff_t>(ek_at));
+    const auto h = hash::sha3_256(ek);
+    std::copy(h.begin(), h.end(), bad_ek_dk.end() - 64);
+    EXPECT_FALSE(jose::load_pkcs8_der(wrap(der::tlv(der::tag::octet_string, bad_ek_dk))).ok()) << id;
+  }
+}
+
+// AKP JWK private keys with "priv" alone (as WebCrypto exports and imports them): the public key is
+// derived; the kid / thumbprint is that of the public JWK; when "pub" is present it must match.
+TEST(Jwk, AkpPrivOnlyDerivesThePublicKey) {
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87", "slh-dsa-sha2-128f", "ml-kem-768", "ml-dsa-65+ed25519"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    std::string full;
+    if (s.cls == SuiteClass::kem) full = jose::to_jwk(KemPrivateKey::generate(s).value(), true).value();
+    else full = jose::to_jwk(SigningKey::generate(s).value(), true).value();
+    const json j = json::parse(full);
+    auto ref = jose::load_jwk(full);
+    ASSERT_TRUE(ref.ok()) << id;
+    json bare = {{"kty", "AKP"}, {"alg", j["alg"]}, {"priv", j["priv"]}};
+    auto k = jose::load_jwk(bare.dump());
+    ASSERT_TRUE(k.ok()) << id << ": " << k.error().what();
+    EXPECT_EQ(k->thumbprint, ref->thumbprint) << id;
+    EXPECT_EQ(k->thumbprint, j["kid"].get<std::string>()) << id;
+    const std::string pub = jose::to_jwk(*k, false).value();
+    EXPECT_EQ(json::parse(pub)["pub"], j["pub"]) << id;
+    EXPECT_FALSE(json::parse(pub).contains("priv")) << id;
+    EXPECT_EQ(jose::public_jwk(bare.dump()).value(), pub) << id;
+    // Present "pub" that does not match: refused.
+    json wrong = bare;
+    bytes pk = base64url_decode(j["pub"].get<std::string>()).value();
+    pk[pk.size() / 2] ^= 1;
+    wrong["pub"] = base64url_encode(pk);
+    EXPECT_EQ(jose::load_jwk(wrong.dump()).error().code, Errc::key_check_failed) << id;
+    // Neither "pub" nor "priv": refused; a bad "priv" length: refused.
+    json none = {{"kty", "AKP"}, {"alg", j["alg"]}};
+    EXPECT_FALSE(jose::load_jwk(none.dump()).ok()) << id;
+    json shortp = bare;
+    shortp["priv"] = base64url_encode(bytes(5, 1));
+    EXPECT_EQ(jose::load_jwk(shortp.dump()).error().code, Errc::invalid_length) << id;
   }
 }
