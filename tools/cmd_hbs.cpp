@@ -6,7 +6,7 @@
 //       private key (mode 0600) + state file (default <key>.state) + audit log (<state>.log);
 //       the public key (hex) to --pub or stdout
 //   pqsig hbs sign --key key.hss [--state FILE] [-i msg|-] [-o sig] [--block N] [--format hex|base64]
-//       reserves indices in blocks (synced to disk first), signs, logs (index, SHA-256(msg))
+//       reserves an index (synced to disk first), signs, verifies its own signature, logs (index, SHA-256(msg))
 //   pqsig hbs verify --pub key.pub --sig sig [-i msg|-] [--format hex|base64]   exit 0 valid, 1 invalid
 //   pqsig hbs status --pub key.pub --state FILE      remaining signatures, reservation, checks
 //   pqsig hbs reserve --pub key.pub --state FILE --count N   reserve (burn) N indices, print the range
@@ -110,7 +110,7 @@ void register_hbs(CLI::App& app) {
   // ---- sign
   struct SignOpts {
     std::string key, state, in = "-", out, format = "hex";
-    std::uint64_t block = 64;
+    std::uint64_t block = 1;
   };
   static SignOpts so;
   auto* sign = hbs->add_subcommand("sign", "sign a message at the next unused index (reserved and synced first)");
@@ -118,7 +118,9 @@ void register_hbs(CLI::App& app) {
   sign->add_option("--state", so.state, "state file (default: <key>.state)");
   sign->add_option("-i,--in", so.in, "message file (default: stdin)");
   sign->add_option("-o,--out", so.out, "signature output (default: stdout)");
-  sign->add_option("--block", so.block, "indices reserved per state write (default 64; a crash loses the unused rest)");
+  sign->add_option("--block", so.block,
+                   "indices reserved per state write (default 1: this command signs one message; "
+                   "a process that signs more reserves more, a crash loses the unused rest)");
   sign->add_option("--format", so.format, "hex (default) or base64")->check(CLI::IsMember({"hex", "base64"}));
   sign->callback([] {
     io::refuse_existing(so.out, false);

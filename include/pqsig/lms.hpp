@@ -216,7 +216,9 @@ class StateStore {
 
 /// The safe signer: an HssSigner plus a StateStore. Each sign() takes the next index of the
 /// current reservation; when it is used up, it reserves `block` more (persisted first). A crash
-/// loses the rest of the block, never repeats an index.
+/// loses the rest of the block, never repeats an index. Every signature is verified before it is
+/// returned (a fault gives Errc::internal, never a wrong signature); then (index, SHA-256(msg))
+/// is appended to the audit log.
 class StatefulSigner {
  public:
   static Result<StatefulSigner> open(HssPrivateKey key, const std::string& state_path,

@@ -378,6 +378,11 @@ Result<StatefulSigner::Signed> StatefulSigner::sign(byte_span message) {
   auto sig = signer_.sign_at(index, message);
   if (!sig) return sig.error();
   step("sign:signed");
+  // Check our own signature before it leaves: a fault in the chain or tree computation (a
+  // glitch, a bad cache) would otherwise publish a wrong one-time signature at a burnt index.
+  if (auto v = hss_verify(signer_.public_key(), message, *sig); !v)
+    return Error{Errc::internal, "hbs: our own signature at index " + std::to_string(index) +
+                                     " does not verify (" + v.error().message + "); index burnt"};
   if (auto l = store_.log_signature(index, message); !l) return l.error();
   step("sign:logged");
   return Signed{index, std::move(*sig)};
