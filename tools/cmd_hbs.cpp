@@ -10,6 +10,7 @@
 //   pqsig hbs verify --pub key.pub --sig sig [-i msg|-] [--format hex|base64]   exit 0 valid, 1 invalid
 //   pqsig hbs status --pub key.pub --state FILE      remaining signatures, reservation, checks
 //   pqsig hbs reserve --pub key.pub --state FILE --count N   reserve (burn) N indices, print the range
+//   pqsig hbs audit --pub key.pub --state FILE       audit log: no index twice, each inside a reservation
 // Exit codes: 0 ok / valid, 1 invalid signature or key exhausted, 2 usage, input or state error.
 #include <cctype>
 #include <iostream>
@@ -184,6 +185,22 @@ void register_hbs(CLI::App& app) {
     auto store = take_hbs(lms::StateStore::open(ro.state, pk), "state");
     auto r = take_hbs(store.reserve(ro.count), "reserve");
     std::cout << r.first << " " << r.end << "\n";
+  });
+
+  // ---- audit
+  static StatusOpts au;
+  auto* audit = hbs->add_subcommand("audit", "check the audit log: no index signed twice, each inside a reservation (exit 1 if not)");
+  audit->add_option("--pub", au.pub, "public key file (hex)")->required();
+  audit->add_option("--state", au.state, "state file")->required();
+  audit->callback([] {
+    const bytes pk = decode_text(io::read_file(au.pub, 1 << 16), "hex", au.pub);
+    auto store = take_hbs(lms::StateStore::open(au.state, pk), "state");
+    auto r = take_hbs(store.audit(), "audit");
+    std::cout << "signatures " << r.signatures << "\nreservations " << r.reservations << "\nreused " << r.reused.size()
+              << "\nunreserved " << r.unreserved.size() << "\noverlapping_reservations " << r.overlapping_reservations
+              << "\n";
+    for (auto x : r.reused) std::cout << "REUSED INDEX " << x << "\n";
+    if (!r.clean()) throw Exit{kExitInvalid, "audit: the log shows a reused or unreserved index"};
   });
 }
 

@@ -179,6 +179,16 @@ struct StateInfo {
   std::uint64_t remaining() const noexcept { return limit - reserved_end; }
 };
 
+/// What the audit log shows (StateStore::audit).
+struct AuditReport {
+  std::uint64_t signatures = 0;             ///< S lines
+  std::uint64_t reservations = 0;           ///< R lines
+  std::vector<std::uint64_t> reused;        ///< indices with more than one S line (key compromised!)
+  std::vector<std::uint64_t> unreserved;    ///< S indices inside no R range
+  std::uint64_t overlapping_reservations = 0;
+  bool clean() const noexcept { return reused.empty() && unreserved.empty() && overlapping_reservations == 0; }
+};
+
 /// The state of one key on one machine: a state file (the reservation high-water mark) and an
 /// append-only audit log beside it (`<state>.log`: reservations and (index, SHA-256(message))
 /// of every signature). All writes: temp file, fsync, rename, fsync of the directory; every
@@ -201,6 +211,9 @@ class StateStore {
   Status log_signature(std::uint64_t index, byte_span message);
   /// Reads the state file again (under the lock) and checks it against the log.
   Result<StateInfo> info();
+  /// Reads the whole audit log: every signature's index once, inside a reservation, reservations
+  /// disjoint.
+  Result<AuditReport> audit();
   const std::string& path() const noexcept { return path_; }
 
   /// Test hook: called with a step name at each step of reservation and signing (see

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -162,7 +163,12 @@ struct LogFacts {
   std::uint64_t max_sig = 0;
 };
 
-Result<LogFacts> read_log(const std::string& path, bool& missing) {
+struct LogDetail {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;  // R [first, end)
+  std::vector<std::uint64_t> sigs;                              // S indices
+};
+
+Result<LogFacts> read_log(const std::string& path, bool& missing, LogDetail* detail = nullptr) {
   auto text = read_whole(path, missing);
   if (!text) return text.error();
   LogFacts f;
@@ -185,9 +191,11 @@ Result<LogFacts> read_log(const std::string& path, bool& missing) {
     } else if (kind == "R" && parse_u64(a, x) && parse_u64(b, y) && parse_u64(c, z) && y <= z) {
       f.max_gen = std::max(f.max_gen, x);
       f.max_end = std::max(f.max_end, z);
+      if (detail) detail->ranges.emplace_back(y, z);
     } else if (kind == "S" && parse_u64(a, x) && b.size() == 64) {
       f.max_sig = f.any_sig ? std::max(f.max_sig, x) : x;
       f.any_sig = true;
+      if (detail) detail->sigs.push_back(x);
     } else {
       return Error{Errc::state_rejected, "hbs state: " + path + ": malformed log line"};
     }
@@ -320,6 +328,34 @@ Result<StateInfo> StateStore::info() {
   FileLock lock(path_);
   if (auto l = lock.status(); !l) return l.error();
   return load_checked(path_, key_id_);
+}
+
+Result<AuditReport> StateStore::audit() {
+  FileLock lock(path_);
+  if (auto l = lock.status(); !l) return l.error();
+  if (auto s = load_checked(path_, key_id_); !s) return s.error();
+  bool missing = false;
+  LogDetail d;
+  auto f = read_log(path_ + ".log", missing, &d);
+  if (!f) return f.error();
+  AuditReport r;
+  r.signatures = d.sigs.size();
+  r.reservations = d.ranges.size();
+  std::sort(d.ranges.begin(), d.ranges.end());
+  for (std::size_t i = 1; i < d.ranges.size(); ++i)
+    if (d.ranges[i].first < d.ranges[i - 1].second) ++r.overlapping_reservations;
+  std::sort(d.sigs.begin(), d.sigs.end());
+  for (std::size_t i = 0; i < d.sigs.size(); ++i) {
+    const std::uint64_t x = d.sigs[i];
+    if (i > 0 && d.sigs[i - 1] == x) {
+      if (r.reused.empty() || r.reused.back() != x) r.reused.push_back(x);
+      continue;
+    }
+    // The last range starting at or before x must contain it.
+    auto it = std::upper_bound(d.ranges.begin(), d.ranges.end(), std::make_pair(x, UINT64_MAX));
+    if (it == d.ranges.begin() || std::prev(it)->second <= x) r.unreserved.push_back(x);
+  }
+  return r;
 }
 
 Result<Reservation> StateStore::reserve(std::uint64_t count) {

@@ -52,6 +52,9 @@ TEST(LmsCli, KeygenSignVerifyStatusReserve) {
   write_text(d.file("bad.sig"), sig);
   EXPECT_EQ(run_pqsig(d, "hbs verify --pub k.pub --sig bad.sig -i m1").code, 1);
 
+  r = run_pqsig(d, "hbs audit --pub k.pub --state k.hss.state");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.find("signatures 3\nreservations 3\nreused 0\n") != std::string::npos) << r.out;
   r = run_pqsig(d, "hbs status --pub k.pub --state k.hss.state");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.out.find("reserved 6\n") != std::string::npos) << r.out;

@@ -248,6 +248,24 @@ TEST(LmsState, ConcurrentSignersAndRandomKillsNeverReuse) {
     }
   }
   for (const auto& r : all) EXPECT_TRUE(logged.count(r.index)) << r.index;
+  // The library's audit agrees: nothing reused, everything inside a reservation.
+  auto store = lms::StateStore::open(state.string(), pk);
+  ASSERT_TRUE(store.ok());
+  auto audit = store->audit();
+  ASSERT_TRUE(audit.ok()) << audit.error().what();
+  EXPECT_TRUE(audit->clean());
+  EXPECT_EQ(audit->signatures, logged.size());
+  EXPECT_GE(audit->signatures, all.size());
+  // A forged duplicate line is what a reuse would look like: the audit names it.
+  {
+    std::ofstream f(state.string() + ".log", std::ios::app);
+    f << "S " << all.front().index << " " << std::string(64, 'a') << "\n";
+  }
+  audit = store->audit();
+  ASSERT_TRUE(audit.ok());
+  EXPECT_FALSE(audit->clean());
+  ASSERT_EQ(audit->reused.size(), 1u);
+  EXPECT_EQ(audit->reused[0], all.front().index);
 }
 
 TEST(LmsState, RolledBackStateIsRefused) {
