@@ -96,7 +96,7 @@ void register_hbs(CLI::App& app) {
     const SecretBytes enc = key.serialize();
     const std::uint64_t limit = key.max_signatures();
     std::string text = std::string(kKeyHeader) + secret_base64url_encode(enc.span()) + "\n";
-    auto signer = take_hbs(lms::HssSigner::create(std::move(key)), "keygen");
+    auto signer = take_hbs(lms::HssSigner::create(std::move(key), 0, state + ".tree"), "keygen");
     check_hbs(lms::StateStore::create(state, signer.public_key(), limit), "state");
     io::write_output(kg.out, text, io::Output{true, kg.force});
     secure_zero(text.data(), text.size());

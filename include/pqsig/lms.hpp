@@ -142,7 +142,10 @@ struct SignerCache;
 /// reveal one-time keys; StatefulSigner is the safe front end.
 class HssSigner {
  public:
-  static Result<HssSigner> create(HssPrivateKey key, unsigned threads = 0);
+  /// tree_cache: a file for the top tree's upper nodes (public data, checksummed; rebuilt and
+  /// rewritten when missing or not this key's), so that a restart of a tall tree costs one
+  /// subtree of height ≤ 10 instead of 2^h0 one-time keys. Empty: no cache.
+  static Result<HssSigner> create(HssPrivateKey key, unsigned threads = 0, const std::string& tree_cache = "");
   /// RFC 8554 §6.1: u32str(L) || pub[0].
   const bytes& public_key() const noexcept;
   std::uint64_t max_signatures() const noexcept;

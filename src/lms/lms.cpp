@@ -6,8 +6,11 @@
 // (SHA-256 ×4, Keccak ×4) for key generation.
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <thread>
+
+#include <unistd.h>
 
 #include "hash/sha2_backend.hpp"
 #include "lms/lms_internal.hpp"
@@ -338,12 +341,52 @@ void Tree::build(unsigned threads) {
   for (std::uint64_t r = nsub - 1; r >= 1; --r)
     interior_node(lv.lms->hash, m, I.data(), static_cast<std::uint32_t>(r), top.data() + 2 * r * m,
                   top.data() + (2 * r + 1) * m, top.data() + r * m);
-  // RFC 8554 §5.3: the LMS public key u32str(type) || u32str(otstype) || I || T[1].
+  set_pub();
+}
+
+// RFC 8554 §5.3: the LMS public key u32str(type) || u32str(otstype) || I || T[1].
+void Tree::set_pub() {
+  const std::size_t m = lv.lms->m;
   pub.assign(8 + kIdBytes + m, 0);
   put_u32(pub.data(), lv.lms->type);
   put_u32(pub.data() + 4, lv.ots->type);
   std::memcpy(pub.data() + 8, I.data(), kIdBytes);
   std::memcpy(pub.data() + 8 + kIdBytes, top.data() + m, m);
+}
+
+namespace {
+constexpr char kTopMagic[7] = {'P', 'Q', 'L', 'M', 'S', 'T', '1'};
+}
+
+bytes Tree::save_top() const {
+  bytes out(35 + top.size() + 32);
+  std::memcpy(out.data(), kTopMagic, 7);
+  put_u32(out.data() + 7, lv.lms->type);
+  put_u32(out.data() + 11, lv.ots->type);
+  std::memcpy(out.data() + 15, I.data(), kIdBytes);
+  put_u32(out.data() + 31, k);
+  std::memcpy(out.data() + 35, top.data(), top.size());
+  const auto d = hash::sha256(byte_span(out).first(35 + top.size()));
+  std::memcpy(out.data() + 35 + top.size(), d.data(), d.size());
+  return out;
+}
+
+bool Tree::load_top(byte_span b) {
+  const std::size_t m = lv.lms->m;
+  const unsigned h = lv.lms->h;
+  const unsigned kk = std::min(h, kSubtreeHeight);
+  const std::size_t top_bytes = (std::size_t{2} << (h - kk)) * m;
+  if (b.size() != 35 + top_bytes + 32 || std::memcmp(b.data(), kTopMagic, 7) != 0) return false;
+  if (get_u32(b.data() + 7) != lv.lms->type || get_u32(b.data() + 11) != lv.ots->type) return false;
+  if (std::memcmp(b.data() + 15, I.data(), kIdBytes) != 0 || get_u32(b.data() + 31) != kk) return false;
+  const auto d = hash::sha256(b.first(b.size() - 32));
+  if (!ct_equal(d, b.last(32))) return false;
+  k = kk;
+  top.assign(b.begin() + 35, b.begin() + 35 + static_cast<std::ptrdiff_t>(top_bytes));
+  sub.clear();
+  sub_index = -1;
+  set_pub();
+  return true;
 }
 
 const std::uint8_t* Tree::node(std::uint64_t r, unsigned threads) {
@@ -562,6 +605,29 @@ Result<HssPrivateKey> HssPrivateKey::parse(byte_span e) {
 // ---------------------------------------------------------------- HSS signer
 
 namespace detail {
+bytes read_small_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return {};
+  bytes out;
+  std::uint8_t buf[65536];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && out.size() < (std::size_t{1} << 30))
+    out.insert(out.end(), buf, buf + n);
+  std::fclose(f);
+  return out;
+}
+bool write_small_file(const std::string& path, byte_span data) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return false;
+  const bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size();
+  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
 struct SignerCache {
   std::vector<Level> levels;
   std::vector<Tree> trees;                // one per level: the tree that signs the current index
@@ -579,7 +645,7 @@ HssSigner::HssSigner(HssSigner&&) noexcept = default;
 HssSigner& HssSigner::operator=(HssSigner&&) noexcept = default;
 HssSigner::~HssSigner() = default;
 
-Result<HssSigner> HssSigner::create(HssPrivateKey key, unsigned threads) {
+Result<HssSigner> HssSigner::create(HssPrivateKey key, unsigned threads, const std::string& tree_cache) {
   HssSigner s;
   s.c_ = std::make_unique<SignerCache>();
   auto& c = *s.c_;
@@ -597,7 +663,14 @@ Result<HssSigner> HssSigner::create(HssPrivateKey key, unsigned threads) {
   t0.lv = c.levels[0];
   t0.I = key.id();
   t0.seed = SecretBytes(key.seed());
-  t0.build(threads);
+  if (!tree_cache.empty()) {
+    if (auto body = read_small_file(tree_cache); body.empty() || !t0.load_top(body)) {
+      t0.build(threads);
+      (void)write_small_file(tree_cache, t0.save_top());  // a cache: failing to write it is not an error
+    }
+  } else {
+    t0.build(threads);
+  }
   c.tree_id[0] = 0;
   c.hss_pub.assign(4, 0);
   put_u32(c.hss_pub.data(), static_cast<std::uint32_t>(L));

@@ -96,11 +96,21 @@ struct Tree {
   bytes pub;                      // LMS public key
 
   void build(unsigned threads);
+  /// The upper part as a cache file body (public data): "PQLMST1" || u32 lms || u32 ots || I ||
+  /// u32 k || top || SHA-256 of all before. load_top() accepts only a body for this tree's
+  /// parameters and I with a correct checksum, and sets top, k and pub (no subtree cached).
+  bytes save_top() const;
+  bool load_top(byte_span body);
+  void set_pub();
   void build_subtree(std::uint64_t s, unsigned threads);
   const std::uint8_t* node(std::uint64_t r, unsigned threads);
   /// given_C: the LM-OTS randomizer to use instead of the derived one (known-answer tests only).
   bytes sign(std::uint32_t q, byte_span message, unsigned threads, const std::uint8_t* given_C = nullptr);
 };
+
+/// Small whole-file helpers for the tree cache (public data; empty on any error).
+bytes read_small_file(const std::string& path);
+bool write_small_file(const std::string& path, byte_span data);
 
 void derive_child(const Tree& parent, std::uint32_t q, std::uint8_t* child_I, std::uint8_t* child_seed) noexcept;
 

@@ -393,7 +393,7 @@ Result<StatefulSigner> StatefulSigner::open(HssPrivateKey key, const std::string
                                             unsigned threads) {
   if (block == 0) return Error{Errc::invalid_argument, "hbs: reservation block must be at least 1"};
   const std::uint64_t limit = key.max_signatures();
-  auto signer = HssSigner::create(std::move(key), threads);
+  auto signer = HssSigner::create(std::move(key), threads, state_path + ".tree");
   if (!signer) return signer.error();
   auto st = StateStore::open(state_path, signer->public_key());
   if (!st) return st.error();

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "lms/lms_internal.hpp"
+#include "pqsig/hash.hpp"
 #include "pqsig/lms.hpp"
 
 using namespace pqsig;
@@ -364,4 +365,44 @@ TEST(LmsState, ExhaustionRefusesWithTypedError) {
   auto inf = s2->store().info();
   ASSERT_TRUE(inf.ok());
   EXPECT_EQ(inf->remaining(), 0u);
+}
+
+// The top-tree cache (<state>.tree): used on restart, rebuilt when corrupt or another key's, and a
+// consistent but wrong cache (nodes changed, checksum recomputed) gives another public key, so the
+// state refuses it — it can never make the signer sign under a key that is not the state's.
+TEST(LmsState, TreeCacheIsUsedCheckedAndCannotSwapTheKey) {
+  TempDir dir;
+  const fs::path state = dir.p / "key.state";
+  const std::string cache = state.string() + ".tree";
+  const bytes pk = public_key_of();
+  ASSERT_TRUE(lms::StateStore::create(state.string(), pk, 1024).ok());
+  auto sign_once = [&](const std::string& m) -> Result<lms::StatefulSigner::Signed> {
+    auto s = lms::StatefulSigner::open(test_key(), state.string(), 1, 1);
+    if (!s) return s.error();
+    auto r = s->sign(as_bytes(m));
+    if (r) {
+      EXPECT_TRUE(lms::hss_verify(pk, as_bytes(m), r->signature).ok());
+    }
+    return r;
+  };
+  ASSERT_TRUE(sign_once("first").ok());
+  ASSERT_TRUE(fs::exists(cache));
+  const bytes good = lms::detail::read_small_file(cache);
+  ASSERT_FALSE(good.empty());
+  ASSERT_TRUE(sign_once("from the cache").ok());
+  // Corrupt: checksum fails → rebuilt and rewritten.
+  bytes bad = good;
+  bad[40] ^= 1;
+  ASSERT_TRUE(lms::detail::write_small_file(cache, bad));
+  ASSERT_TRUE(sign_once("after corruption").ok());
+  EXPECT_EQ(lms::detail::read_small_file(cache), good);
+  // Consistent but wrong: the root changed and the checksum recomputed → another public key.
+  bytes forged(good.begin(), good.end() - 32);
+  forged[35 + 24] ^= 1;  // T[1] (node 1 of the top part, m = 24)
+  const auto d = hash::sha256(forged);
+  forged.insert(forged.end(), d.begin(), d.end());
+  ASSERT_TRUE(lms::detail::write_small_file(cache, forged));
+  auto r = sign_once("forged cache");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::state_rejected) << r.error().what();
 }
