@@ -8,8 +8,8 @@
 //
 // Private keys are ours (RFC 8554 leaves their format to the implementation): the level
 // parameters, the top tree's I and its SEED; every one-time key and every lower-level tree is
-// derived from them by the pseudorandom key generation of RFC 8554 Appendix A (SP 800-208 §6.2
-// "Option 2"), so a key is (params, I, SEED) and nothing else.
+// derived from them by the pseudorandom key generation of RFC 8554 Appendix A, so a key is
+// (params, I, SEED) and nothing else.
 //
 // The index is the whole danger: signing two messages at one index gives away the key. Use
 // HssSigner::sign_at() only through a StatefulSigner (below), which reserves indices in a state
@@ -31,7 +31,7 @@ namespace pqsig::lms {
 
 enum class HashFamily : std::uint8_t { sha256, shake256 };
 
-/// An LM-OTS parameter set (RFC 8554 §4.1 Table 1; SP 800-208 §4.1/§4.3; RFC 9858 §3).
+/// An LM-OTS parameter set (RFC 8554 §4.1 Table 1; SP 800-208; RFC 9858).
 struct LmotsParams {
   std::uint32_t type;        ///< the registered typecode
   std::string_view name;     ///< "LMOTS_SHA256_N32_W4"
@@ -43,7 +43,7 @@ struct LmotsParams {
   std::size_t sig_bytes;     ///< 4 + n * (p + 1)
 };
 
-/// An LMS parameter set (RFC 8554 §5.1 Table 2; SP 800-208 §4.2/§4.4; RFC 9858 §4).
+/// An LMS parameter set (RFC 8554 §5.1 Table 2; SP 800-208; RFC 9858).
 struct LmsParams {
   std::uint32_t type;
   std::string_view name;     ///< "LMS_SHA256_M32_H10"
@@ -61,7 +61,7 @@ const LmotsParams* find_lmots(std::string_view name) noexcept;
 const LmsParams* find_lms(std::uint32_t type) noexcept;
 const LmsParams* find_lms(std::string_view name) noexcept;
 
-/// One HSS level: an LMS tree and the LM-OTS keys of its leaves. SP 800-208 §4 requires both to
+/// One HSS level: an LMS tree and the LM-OTS keys of its leaves. SP 800-208 requires both to
 /// use the same hash and output length; we require every level to use the same as well.
 struct Level {
   const LmsParams* lms = nullptr;
@@ -93,7 +93,7 @@ Status hss_verify(byte_span public_key, byte_span message, byte_span signature);
 
 // ---------------------------------------------------------------- key generation and signing
 
-/// RFC 8554 Appendix A / SP 800-208 §6.2: the LMS public key of the tree (I, SEED); the one-time
+/// RFC 8554 Appendix A: the LMS public key of the tree (I, SEED); the one-time
 /// keys are x_q[i] = H(I || u32str(q) || u16str(i) || u8str(0xff) || SEED). seed is m bytes.
 /// (ACVP LMS keyGen.)
 Result<bytes> lms_public_key_from_seed(const Level& lv, byte_span I, byte_span seed);

@@ -32,10 +32,10 @@ void Hx::final(std::uint8_t* out, std::size_t n) noexcept {
   if (f_ == HashFamily::sha256) {
     std::uint8_t d[32];
     s_.final(d);
-    std::memcpy(out, d, n);  // SP 800-208 §5.1 / RFC 9858: SHA-256/192 = the first 24 bytes
+    std::memcpy(out, d, n);  // SP 800-208 / RFC 9858: SHA-256/192 = the first 24 bytes of SHA-256
     secure_zero(d, sizeof d);
   } else {
-    k_.squeeze(out, n);      // SP 800-208 §5.2: SHAKE256 with n bytes of output
+    k_.squeeze(out, n);      // SP 800-208 / RFC 9858: SHAKE256 with n bytes of output
   }
 }
 
@@ -187,8 +187,8 @@ void ots_public_key(const LmotsParams& p, const std::uint8_t* I, std::uint32_t q
 }
 
 // RFC 8554 §4.5 (Algorithm 3): LM-OTS signature u32str(type) || C || y[0] || ... || y[p-1].
-// C is derived from the SEED (hash-sigs style, SP 800-208 allows a deterministic randomizer
-// when it is unpredictable): C = H(I || u32str(q) || u16str(0xFFFD) || u8str(0xff) || SEED).
+// C is derived pseudorandomly from the SEED in the Appendix A layout (unpredictable without the
+// SEED): C = H(I || u32str(q) || u16str(0xFFFD) || u8str(0xff) || SEED).
 void ots_sign(const LmotsParams& p, const std::uint8_t* I, std::uint32_t q, const std::uint8_t* seed,
               byte_span message, std::uint8_t* sig, const std::uint8_t* given_C) noexcept {
   ChainHasher ch(p.hash, p.n, I, q);
@@ -419,7 +419,7 @@ bytes Tree::sign(std::uint32_t q, byte_span message, unsigned threads, const std
   return sig;
 }
 
-// RFC 8554 Appendix A style derivation of a child tree (hash-sigs' SEED_CHILD_SEED / SEED_CHILD_I):
+// A child tree derived in the RFC 8554 Appendix A layout (our choice of indices, not hash-sigs'):
 // SEED' = H(I || u32str(q) || u16str(0xFFFE) || u8str(0xff) || SEED),
 // I'    = first 16 bytes of H(I || u32str(q) || u16str(0xFFFF) || u8str(0xff) || SEED).
 void derive_child(const Tree& parent, std::uint32_t q, std::uint8_t* child_I, std::uint8_t* child_seed) noexcept {

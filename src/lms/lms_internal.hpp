@@ -11,7 +11,7 @@
 
 namespace pqsig::lms::detail {
 
-// RFC 8554 §3.1.3 / §7.1: u32str, u16str (big-endian).
+// RFC 8554 §3.1: u32str, u16str (big-endian).
 inline void put_u32(std::uint8_t* p, std::uint32_t v) noexcept {
   p[0] = static_cast<std::uint8_t>(v >> 24);
   p[1] = static_cast<std::uint8_t>(v >> 16);
@@ -26,7 +26,7 @@ inline std::uint32_t get_u32(const std::uint8_t* p) noexcept {
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
 }
 
-// RFC 8554 §7.1: domain separation constants.
+// RFC 8554 §4.3 / §5.3: domain separation constants D_PBLC, D_MESG, D_LEAF, D_INTR.
 constexpr std::uint16_t kDPblc = 0x8080;
 constexpr std::uint16_t kDMesg = 0x8181;
 constexpr std::uint16_t kDLeaf = 0x8282;

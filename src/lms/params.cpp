@@ -1,5 +1,5 @@
 // LM-OTS and LMS parameter sets: RFC 8554 §4.1 Table 1 / §5.1 Table 2 (SHA-256, n = m = 32),
-// SP 800-208 §4 and RFC 9858 (SHA-256/192, SHAKE256/256, SHAKE256/192). p and ls are computed
+// SP 800-208 and RFC 9858 (SHA-256/192, SHAKE256/256, SHAKE256/192). p and ls are computed
 // from n and w by RFC 8554 Appendix B and checked against Table 1 below.
 #include <algorithm>
 #include <array>
@@ -165,7 +165,7 @@ Status check_levels(std::span<const Level> levels) {
     return Error{Errc::invalid_argument, "lms: HSS needs 1..8 levels"};
   for (const auto& lv : levels) {
     if (!lv.lms || !lv.ots) return Error{Errc::invalid_argument, "lms: level without parameters"};
-    // SP 800-208 §4: the LMS and LM-OTS sets of a tree use the same hash function and length.
+    // SP 800-208: the LMS and LM-OTS sets of a tree use the same hash function and length.
     if (lv.lms->hash != lv.ots->hash || lv.lms->m != lv.ots->n)
       return Error{Errc::invalid_argument, std::string("lms: ") + std::string(lv.lms->name) + " cannot use " +
                                                std::string(lv.ots->name)};
