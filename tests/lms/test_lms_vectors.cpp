@@ -148,7 +148,17 @@ TEST(LmsAcvp, SigVer) {
 namespace {
 // Extracts the liboqs LMS KATs once into a temp dir; returns "" (and the reason) when tar or xz
 // is missing — a reason outside the project.
+// The extraction directory, removed when the test binary exits.
+struct KatDir {
+  std::filesystem::path root;
+  ~KatDir() {
+    std::error_code ec;
+    if (!root.empty()) std::filesystem::remove_all(root, ec);
+  }
+};
+
 std::string extract_liboqs_kats(std::string& why) {
+  static KatDir owner;
   static std::string dir;
   static std::string err;
   if (!dir.empty() || !err.empty()) {
@@ -162,6 +172,7 @@ std::string extract_liboqs_kats(std::string& why) {
   }
   const fs::path tmp = fs::temp_directory_path() / ("pqsig_lms_kat_" + std::to_string(::getpid()));
   fs::create_directories(tmp);
+  owner.root = tmp;
   const std::string cmd = "tar -xJf '" + tarball + "' -C '" + tmp.string() +
                           "' --wildcards 'liboqs-0.16.0/tests/KATs/sig_stfl/lms/*' 2>&1";
   if (std::system(cmd.c_str()) != 0) {
