@@ -11,6 +11,10 @@
 #include "io.hpp"
 #include "version.hpp"
 
+namespace pqsig::cli {
+void register_hbs(CLI::App& app);  // cmd_hbs.cpp: hbs keygen|sign|verify|status|reserve (LMS/HSS)
+}
+
 namespace {
 
 using namespace pqsig::cli;
@@ -90,6 +94,7 @@ int main(int argc, char** argv) {
   register_ledger(app);
   register_serve(app);
   register_fetch(app);
+  register_hbs(app);
   try {
     if (argc <= 1) {  // bare `pqsig`: the usage, as an error
       std::cerr << app.help();

@@ -35,6 +35,8 @@ enum class Errc : int {
   policy,                ///< rejected by a policy (purpose, window, header cap ...)
   io,                    ///< file or stream error
   internal,              ///< a bug: please report
+  key_exhausted,         ///< a stateful (LMS/HSS) key has no one-time index left
+  state_rejected,        ///< a stateful key's state cannot be trusted (corrupt, rolled back, other key)
 };
 
 std::string_view errc_name(Errc e) noexcept;

@@ -31,6 +31,8 @@ std::string_view errc_name(Errc e) noexcept {
     case Errc::policy: return "policy";
     case Errc::io: return "io";
     case Errc::internal: return "internal";
+    case Errc::key_exhausted: return "key_exhausted";
+    case Errc::state_rejected: return "state_rejected";
   }
   return "unknown_error";
 }

@@ -1,0 +1,207 @@
+// `pqsig hbs keygen | sign | verify | status | reserve` — LMS / HSS stateful hash-based signatures
+// (include/pqsig/lms.hpp). A thin front end: key generation, signing, the state file and its
+// audit log are the library's (lms::HssPrivateKey, lms::StatefulSigner, lms::StateStore).
+//
+//   pqsig hbs keygen --alg lms-sha256-m32-h10-w8 -o key.hss [--pub key.pub] [--state FILE] [--force]
+//       private key (mode 0600) + state file (default <key>.state) + audit log (<state>.log);
+//       the public key (hex) to --pub or stdout
+//   pqsig hbs sign --key key.hss [--state FILE] [-i msg|-] [-o sig] [--block N] [--format hex|base64]
+//       reserves an index (synced to disk first), signs, verifies its own signature, logs (index, SHA-256(msg))
+//   pqsig hbs verify --pub key.pub --sig sig [-i msg|-] [--format hex|base64]   exit 0 valid, 1 invalid
+//   pqsig hbs status --pub key.pub --state FILE      remaining signatures, reservation, checks
+//   pqsig hbs reserve --pub key.pub --state FILE --count N   reserve (burn) N indices, print the range
+//   pqsig hbs audit --pub key.pub --state FILE       audit log: no index twice, each inside a reservation
+// Exit codes: 0 ok / valid, 1 invalid signature or key exhausted, 2 usage, input or state error.
+#include <cctype>
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+#include "io.hpp"
+#include "pqsig/lms.hpp"
+
+namespace pqsig::cli {
+namespace {
+
+constexpr std::string_view kKeyHeader = "pqsig-hss-private-key 1\n";
+
+template <class T>
+T take_hbs(Result<T> r, const std::string& what) {
+  if (!r) throw Exit{r.error().code == Errc::key_exhausted ? kExitInvalid : kExitUsage, what + ": " + r.error().what()};
+  return std::move(r.value());
+}
+void check_hbs(const Status& s, const std::string& what) {
+  if (!s) throw Exit{s.error().code == Errc::key_exhausted ? kExitInvalid : kExitUsage, what + ": " + s.error().what()};
+}
+
+std::string strip_ws(const std::string& t) {
+  std::string r;
+  for (char c : t)
+    if (!std::isspace(static_cast<unsigned char>(c))) r.push_back(c);
+  return r;
+}
+
+bytes decode_text(const std::string& text, const std::string& fmt, const std::string& what) {
+  const std::string t = strip_ws(text);
+  auto r = fmt == "base64" ? base64_decode(t) : from_hex(t);
+  if (!r) throw Exit{kExitUsage, what + ": " + r.error().what()};
+  return std::move(r.value());
+}
+
+std::string encode_text(byte_span b, const std::string& fmt) { return fmt == "base64" ? base64_encode(b) : to_hex(b); }
+
+lms::HssPrivateKey load_private_key(const std::string& path) {
+  io::check_private_key_file(path);
+  std::string text = io::read_file(path, 4096);
+  if (text.rfind(kKeyHeader, 0) != 0) throw Exit{kExitUsage, path + ": not a pqsig HSS private key"};
+  auto raw = secret_base64url_decode(strip_ws(text.substr(kKeyHeader.size())));
+  secure_zero(text.data(), text.size());
+  if (!raw) throw Exit{kExitUsage, path + ": " + raw.error().what()};
+  return take_hbs(lms::HssPrivateKey::parse(raw->span()), path);
+}
+
+std::string state_path_for(const std::string& state, const std::string& key) {
+  if (!state.empty()) return state;
+  if (key.empty() || key == "-") throw Exit{kExitUsage, "--state is needed when the key is not a file"};
+  return key + ".state";
+}
+
+}  // namespace
+
+void register_hbs(CLI::App& app) {
+  auto* hbs = app.add_subcommand("hbs", "stateful hash-based signatures (LMS / HSS, RFC 8554) with a crash-safe state file");
+  hbs->require_subcommand(1);
+
+  // ---- keygen
+  struct KeygenOpts {
+    std::string alg, out, pub, state;
+    bool force = false;
+  };
+  static KeygenOpts kg;
+  auto* keygen = hbs->add_subcommand("keygen", "generate an LMS/HSS key, its state file and audit log");
+  keygen->add_option("--alg", kg.alg,
+                     "lms-<sha256|shake>-m<32|24>-h<H>-w<W>, hss-…-h<H>-w<W>-h<H>-w<W>…, or LMS_…/LMOTS_…[,…]")
+      ->required();
+  keygen->add_option("-o,--out", kg.out, "private key file, created mode 0600")->required();
+  keygen->add_option("--pub", kg.pub, "write the public key (hex) here (default: stdout)");
+  keygen->add_option("--state", kg.state, "state file (default: <key>.state; its audit log is <state>.log)");
+  keygen->add_flag("--force", kg.force, "replace an existing key file (never a state file)");
+  keygen->callback([] {
+    auto levels = take_hbs(lms::parse_levels(kg.alg), "--alg");
+    if (kg.out == "-") throw Exit{kExitUsage, "-o: the key needs a file next to its state"};
+    io::refuse_existing(kg.out, kg.force);
+    io::refuse_existing(kg.pub, kg.force);
+    const std::string state = state_path_for(kg.state, kg.out);
+    auto key = take_hbs(lms::HssPrivateKey::generate(levels), "keygen");
+    const SecretBytes enc = key.serialize();
+    const std::uint64_t limit = key.max_signatures();
+    std::string text = std::string(kKeyHeader) + secret_base64url_encode(enc.span()) + "\n";
+    auto signer = take_hbs(lms::HssSigner::create(std::move(key), 0, state + ".tree"), "keygen");
+    check_hbs(lms::StateStore::create(state, signer.public_key(), limit), "state");
+    io::write_output(kg.out, text, io::Output{true, kg.force});
+    secure_zero(text.data(), text.size());
+    const std::string pub = to_hex(signer.public_key()) + "\n";
+    if (!kg.pub.empty())
+      io::write_output(kg.pub, pub, io::Output{false, kg.force});
+    else
+      std::cout << pub;
+    std::cerr << lms::levels_name(levels) << ": " << limit << " signatures; state " << state << "\n";
+  });
+
+  // ---- sign
+  struct SignOpts {
+    std::string key, state, in = "-", out, format = "hex";
+    std::uint64_t block = 1;
+  };
+  static SignOpts so;
+  auto* sign = hbs->add_subcommand("sign", "sign a message at the next unused index (reserved and synced first)");
+  sign->add_option("--key", so.key, "private key file")->required();
+  sign->add_option("--state", so.state, "state file (default: <key>.state)");
+  sign->add_option("-i,--in", so.in, "message file (default: stdin)");
+  sign->add_option("-o,--out", so.out, "signature output (default: stdout)");
+  sign->add_option("--block", so.block,
+                   "indices reserved per state write (default 1: this command signs one message; "
+                   "a process that signs more reserves more, a crash loses the unused rest)");
+  sign->add_option("--format", so.format, "hex (default) or base64")->check(CLI::IsMember({"hex", "base64"}));
+  sign->callback([] {
+    io::refuse_existing(so.out, false);
+    const std::string msg = io::read_file(so.in);
+    auto signer = take_hbs(lms::StatefulSigner::open(load_private_key(so.key), state_path_for(so.state, so.key),
+                                                     so.block),
+                           "state");
+    auto s = take_hbs(signer.sign(as_bytes(msg)), "sign");
+    io::write_output(so.out, encode_text(s.signature, so.format) + "\n", io::Output{false, false});
+    std::cerr << "index " << s.index << "\n";
+  });
+
+  // ---- verify
+  struct VerifyOpts {
+    std::string pub, sig, in = "-", format = "hex";
+  };
+  static VerifyOpts vo;
+  auto* verify = hbs->add_subcommand("verify", "verify an HSS signature (exit 0 valid, 1 invalid)");
+  verify->add_option("--pub", vo.pub, "public key file (hex)")->required();
+  verify->add_option("--sig", vo.sig, "signature file")->required();
+  verify->add_option("-i,--in", vo.in, "message file (default: stdin)");
+  verify->add_option("--format", vo.format, "signature encoding: hex (default) or base64")
+      ->check(CLI::IsMember({"hex", "base64"}));
+  verify->callback([] {
+    const bytes pk = decode_text(io::read_file(vo.pub, 1 << 16), "hex", vo.pub);
+    const bytes sig = decode_text(io::read_file(vo.sig), vo.format, vo.sig);
+    const std::string msg = io::read_file(vo.in);
+    auto st = lms::hss_verify(pk, as_bytes(msg), sig);
+    if (!st) throw Exit{kExitInvalid, "invalid: " + st.error().what()};
+    std::cout << "valid\n";
+  });
+
+  // ---- status
+  struct StatusOpts {
+    std::string pub, state;
+  };
+  static StatusOpts st;
+  auto* status = hbs->add_subcommand("status", "show a key's state: signatures left, reservation, rollback check");
+  status->add_option("--pub", st.pub, "public key file (hex)")->required();
+  status->add_option("--state", st.state, "state file")->required();
+  status->callback([] {
+    const bytes pk = decode_text(io::read_file(st.pub, 1 << 16), "hex", st.pub);
+    auto store = take_hbs(lms::StateStore::open(st.state, pk), "state");
+    auto inf = take_hbs(store.info(), "state");
+    std::cout << "key " << inf.key_id << "\nlimit " << inf.limit << "\nreserved " << inf.reserved_end << "\nremaining "
+              << inf.remaining() << "\ngeneration " << inf.generation << "\nstate ok (not older than its audit log)\n";
+  });
+
+  // ---- reserve
+  struct ReserveOpts {
+    std::string pub, state;
+    std::uint64_t count = 0;
+  };
+  static ReserveOpts ro;
+  auto* reserve = hbs->add_subcommand("reserve", "reserve (and so burn for this state) N indices; prints first and end");
+  reserve->add_option("--pub", ro.pub, "public key file (hex)")->required();
+  reserve->add_option("--state", ro.state, "state file")->required();
+  reserve->add_option("--count", ro.count, "number of indices")->required()->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  reserve->callback([] {
+    const bytes pk = decode_text(io::read_file(ro.pub, 1 << 16), "hex", ro.pub);
+    auto store = take_hbs(lms::StateStore::open(ro.state, pk), "state");
+    auto r = take_hbs(store.reserve(ro.count), "reserve");
+    std::cout << r.first << " " << r.end << "\n";
+  });
+
+  // ---- audit
+  static StatusOpts au;
+  auto* audit = hbs->add_subcommand("audit", "check the audit log: no index signed twice, each inside a reservation (exit 1 if not)");
+  audit->add_option("--pub", au.pub, "public key file (hex)")->required();
+  audit->add_option("--state", au.state, "state file")->required();
+  audit->callback([] {
+    const bytes pk = decode_text(io::read_file(au.pub, 1 << 16), "hex", au.pub);
+    auto store = take_hbs(lms::StateStore::open(au.state, pk), "state");
+    auto r = take_hbs(store.audit(), "audit");
+    std::cout << "signatures " << r.signatures << "\nreservations " << r.reservations << "\nreused " << r.reused.size()
+              << "\nunreserved " << r.unreserved.size() << "\noverlapping_reservations " << r.overlapping_reservations
+              << "\n";
+    for (auto x : r.reused) std::cout << "REUSED INDEX " << x << "\n";
+    if (!r.clean()) throw Exit{kExitInvalid, "audit: the log shows a reused or unreserved index"};
+  });
+}
+
+}  // namespace pqsig::cli
