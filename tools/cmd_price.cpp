@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "io.hpp"
 #include "pqsig/price.hpp"
+#include "pqsig/price_engines.hpp"
 
 namespace pqsig::cli {
 
@@ -35,6 +36,7 @@ struct PriceArgs {
   bool cpu_time = false;
   bool stream = false;
   std::string suites, jsonl, html, workload, predict;
+  std::string engine, engines_dir;  // --engine E[,E…], --engines-dir
   double budget_ms = 0;
   double factor = 0;
   double cpu_budget_ms = 0;
@@ -110,6 +112,12 @@ void run_price(const PriceArgs& a) {
   auto sel = select_suites(w, a.suites);
   if (!sel) throw Exit{kExitUsage, sel.error().message};
   const auto& list = sel.value();
+  std::vector<std::string> engines;
+  if (!a.engine.empty()) {
+    auto e = parse_engines(a.engine);
+    if (!e) throw Exit{kExitUsage, e.error().message};
+    engines = std::move(e.value());
+  }
   if (a.print_predict_template) {
     std::cout << prediction_template(w, list);
     return;
@@ -232,12 +240,26 @@ void run_price(const PriceArgs& a) {
       if (tp) rep.throughput.emplace_back(list[i], std::move(tp.value()));
     }
   }
+  if (!engines.empty() && !g_interrupt.load()) {
+    // The other engines, after pqsig (their anchor and checker): price_engines.hpp.
+    EngineOptions eo;
+    eo.engines_dir = a.engines_dir;
+    auto er = std::make_shared<EngineReport>(measure_engines(engines, list, rep, eo, [&](const std::string& what) {
+      if (!show_progress) return;
+      clear_progress();
+      std::fprintf(stderr, "pqsig price: engine %s (%s elapsed)\n", what.c_str(), duration(elapsed()).c_str());
+    }));
+    for (const auto& r : er->runs)
+      if (!r.available) std::fprintf(stderr, "pqsig price: engine %s: %s\n", r.name.c_str(), r.reason.c_str());
+    rep.engines = std::move(er);
+  }
   rep.wall_seconds = elapsed();
   rep.interrupted = g_interrupt.load();
   clear_progress();
   if (rep.interrupted) std::fprintf(stderr, "pqsig price: interrupted: printing what was measured\n");
   record_load(rep.env, before, sample_load());
   analyze(rep);
+  if (rep.engines) analyze_engines(*rep.engines, rep);
 
   if (!a.jsonl.empty()) write_file(a.jsonl, render_jsonl(rep));
   if (!a.html.empty()) write_file(a.html, render_html(rep));
@@ -289,6 +311,12 @@ void register_price(CLI::App& app) {
   cmd->add_flag("--stream", a.stream,
                 "print each row as it is measured even when stdout is not a terminal (the default on a terminal)");
   cmd->add_flag("--no-progress", a.no_progress, "no progress line on stderr");
+  cmd->add_option("--engine", a.engine,
+                  "also measure these engines side by side, each cross-checked against pqsig: pqsig, liboqs, openssl, "
+                  "node (= node-webcrypto,node-crypto), workerd, noble, all (the JavaScript ones: make price-engines)");
+  cmd->add_option("--engines-dir", a.engines_dir,
+                  "where the JavaScript engines are installed (default: $PQSIG_ENGINES_DIR, else bench/engines of this "
+                  "build's source tree)");
   cmd->add_flag("--force", g_force, "replace existing --jsonl / --html files");
   cmd->callback([] { run_price(a); });
 }

@@ -87,14 +87,14 @@ const median = (a) => { const s = [...a].sort((x, y) => x - y); const n = s.leng
 
 async function timeOp(suite, op) {
   // Pilot: three empty requests, then 1, 4, 16, … operations until the difference clearly
-  // exceeds the empty request's jitter (or 2 ms): the per-operation estimate that sets N.
+  // exceeds the empty request's jitter (8 ×, and 5 ms): the per-operation estimate that sets N.
   const e = [];
   for (let i = 0; i < 3; ++i) e.push((await post({ kind: 'bench', suite, op, n: 0 })).ns);
   const e0 = median(e), jitter = Math.max(...e) - Math.min(...e);
   let pn = 1, pt = 0;
   for (;;) {
     pt = (await post({ kind: 'bench', suite, op, n: pn })).ns - e0;
-    if (pt > Math.max(2e6, 4 * jitter) || pn >= 1024) break;
+    if (pt > Math.max(5e6, 8 * jitter) || pn >= 1024) break;
     pn *= 4;
   }
   const est = Math.max(100, pt / pn);
