@@ -32,7 +32,8 @@ std::string pad(std::string s, std::size_t w) {
 std::string ratio(double v, double anchor) {
   if (!(v > 0) || !(anchor > 0)) return "";
   char b[32];
-  std::snprintf(b, sizeof b, " ×%.2g", v / anchor);
+  const double x = v / anchor;
+  std::snprintf(b, sizeof b, x < 10 ? " ×%.1f" : " ×%.0f", x);
   return b;
 }
 
