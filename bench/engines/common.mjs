@@ -79,6 +79,8 @@ export async function readRequest() {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
+// Resolves once the response is flushed: stdout to a pipe is asynchronous, and a process.exit()
+// before the flush would cut the response at the pipe's buffer size.
 export function respond(obj) {
-  process.stdout.write(JSON.stringify(obj) + '\n');
+  return new Promise((resolve) => process.stdout.write(JSON.stringify(obj) + '\n', resolve));
 }

@@ -139,4 +139,4 @@ const req = await readRequest();
 const o = req.options;
 const res = { engine, method: 'in-process timing (process.hrtime), the method of pqsig price', suites: [] };
 for (const job of req.suites) res.suites.push(await runSuite(job, o));
-respond(res);
+await respond(res);

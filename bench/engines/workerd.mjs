@@ -57,7 +57,7 @@ child.stderr.on('data', (d) => { if (stderr.length < 65536) stderr += d; });
 const t0 = Date.now();
 while (!existsSync(sock)) {
   if (child.exitCode !== null || Date.now() - t0 > 20000) {
-    respond({ engine: 'workerd', version, method, error: `workerd did not start: ${stderr.trim().slice(0, 2000)}`, suites: [] });
+    await respond({ engine: 'workerd', version, method, error: `workerd did not start: ${stderr.trim().slice(0, 2000)}`, suites: [] });
     process.exit(0);
   }
   await new Promise((r) => setTimeout(r, 20));
@@ -145,6 +145,6 @@ for (const job of req.suites) {
   res.suites.push(out);
 }
 agent.destroy();
-respond(res);
+await respond(res);
 cleanup();
 process.exit(0);

@@ -397,7 +397,13 @@ EngineRun js_run(const std::string& name, const std::vector<PqsigSide>& sides, c
   if (pr->exit_code != 0)
     return unavailable("the driver exited with status " + std::to_string(pr->exit_code) + (err_tail.empty() ? "" : ": " + err_tail));
   json res = json::parse(pr->out, nullptr, false);
-  if (res.is_discarded() || !res.is_object()) return unavailable("the driver's response is not JSON" + (err_tail.empty() ? "" : ": " + err_tail));
+  if (res.is_discarded() || !res.is_object()) {
+    std::string head = pr->out.substr(0, 160);
+    for (char& ch : head)
+      if (static_cast<unsigned char>(ch) < 0x20) ch = ' ';
+    return unavailable("the driver's response is not JSON (" + std::to_string(pr->out.size()) + " bytes" +
+                       (head.empty() ? "" : ": \"" + head + "\"") + ")" + (err_tail.empty() ? "" : "; stderr: " + err_tail));
+  }
   run.method = json_string(res, "method");
   run.version = json_string(res, "version");
   if (auto e = json_string(res, "error"); !e.empty()) {
