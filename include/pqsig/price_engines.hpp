@@ -117,3 +117,29 @@ Result<ProcessResult> run_process(const std::vector<std::string>& argv, std::str
 }  // namespace detail
 
 }  // namespace pqsig::price
+
+namespace pqsig::price {
+
+// ============================================================== production calibration
+/// A fixed reference workload measured on one host (`pqsig price --calibrate` on the production
+/// host), so another host (`--calibration FILE`) can turn the production CPU factor from a guess
+/// into a measured ratio.
+struct Calibration {
+  std::string host, cpu_model, date_utc, version;
+  unsigned cores = 0;
+  /// The reference items: "ml-dsa-44 sign", "ml-dsa-44 verify", "ed25519 sign", "ed25519 verify"
+  /// → median ns (pqsig, the thread's CPU clock).
+  std::vector<std::pair<std::string, double>> items;
+};
+inline constexpr std::size_t kCalibrationMaxBytes = 64 * 1024;
+/// Measures the reference workload through pqsig (thread CPU time, budget_ms per operation).
+Result<Calibration> measure_calibration(double budget_ms, const std::atomic<bool>* cancel = nullptr);
+std::string calibration_to_json(const Calibration& c);
+/// Strict: unknown / duplicate keys, wrong types, non-positive or non-finite times, unknown items,
+/// more than 64 KiB → typed errors naming the key.
+Result<Calibration> calibration_from_json(std::string_view text);
+/// The production factor: the geometric mean over the items both hold of (production ÷ here).
+/// No shared item → Errc::invalid_argument.
+Result<double> calibration_factor(const Calibration& production, const Calibration& here);
+
+}  // namespace pqsig::price

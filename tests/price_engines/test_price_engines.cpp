@@ -354,3 +354,73 @@ TEST(PriceEnginesCli, UnknownEngineExits2AndMissingEngineNamesTheInstall) {
   EXPECT_EQ(doc["engines"][2]["suites"].size(), 1u);
   fs::remove_all(empty);
 }
+
+TEST(PriceCalibration, RoundTripsAndRefusesWhatItDoesNotKnow) {
+  Calibration c;
+  c.host = "prod-1";
+  c.date_utc = "2026-12-02T00:00:00Z";
+  c.cores = 8;
+  c.items = {{"ml-dsa-44 sign", 330000}, {"ed25519 verify", 90000}};
+  auto back = calibration_from_json(calibration_to_json(c));
+  ASSERT_TRUE(back) << back.error().what();
+  EXPECT_EQ(back->host, "prod-1");
+  EXPECT_EQ(back->cores, 8u);
+  ASSERT_EQ(back->items.size(), 2u);
+  for (const auto& [k, v] : back->items) EXPECT_DOUBLE_EQ(v, k == "ml-dsa-44 sign" ? 330000 : 90000) << k;
+  const std::string ok = R"({"pqsig_calibration": 1, "median_ns": {"ml-dsa-44 sign": 1000}})";
+  ASSERT_TRUE(calibration_from_json(ok));
+  struct Bad {
+    std::string text, word;
+  } bad[] = {
+      {R"({"pqsig_calibration": 1, "median_ns": {"ml-dsa-44 sign": 1000}, "speed": 3})", "speed"},
+      {R"({"pqsig_calibration": 1, "median_ns": {"ml-dsa-44 sign": 1000, "ml-dsa-44 sign": 5}})", "duplicate"},
+      {R"({"pqsig_calibration": 1, "median_ns": {"ml-dsa-44 sign": -1}})", "positive"},
+      {R"({"pqsig_calibration": 1, "median_ns": {"ml-dsa-44 sign": "fast"}})", "positive"},
+      {R"({"pqsig_calibration": 1, "median_ns": {"rsa sign": 1000}})", "rsa sign"},
+      {R"({"pqsig_calibration": 2, "median_ns": {"ml-dsa-44 sign": 1000}})", "pqsig_calibration"},
+      {R"({"pqsig_calibration": 1, "median_ns": {}})", "median_ns"},
+      {R"({"pqsig_calibration": 1, "clock": "wall", "median_ns": {"ml-dsa-44 sign": 1000}})", "clock"},
+      {R"([1, 2])", "object"},
+      {std::string(kCalibrationMaxBytes + 1, ' '), "larger"},
+  };
+  for (const auto& b : bad) {
+    auto r = calibration_from_json(b.text);
+    ASSERT_FALSE(r) << b.text;
+    EXPECT_NE(r.error().what().find(b.word), std::string::npos) << r.error().what();
+  }
+}
+
+TEST(PriceCalibration, TheFactorIsTheGeometricMeanOfTheSharedItems) {
+  Calibration prod, here;
+  prod.items = {{"ml-dsa-44 sign", 200}, {"ed25519 sign", 800}, {"ed25519 verify", 50}};
+  here.items = {{"ml-dsa-44 sign", 100}, {"ed25519 sign", 100}};
+  auto f = calibration_factor(prod, here);
+  ASSERT_TRUE(f);
+  EXPECT_NEAR(*f, 4.0, 1e-12);  // sqrt(2 × 8); ed25519 verify is not in both
+  here.items = {{"ml-dsa-44 verify", 100}};
+  EXPECT_FALSE(calibration_factor(prod, here));
+}
+
+TEST(PriceCalibrationCli, CalibrateWritesAFileAndCalibrationScalesTheVerdicts) {
+  auto c = run_cli("price --calibrate");
+  ASSERT_EQ(c.code, 0) << c.err;
+  auto here = calibration_from_json(c.out);
+  ASSERT_TRUE(here) << here.error().what() << "\n" << c.out;
+  EXPECT_EQ(here->items.size(), 4u);
+  // A "production host" 100 times slower than this one.
+  json prod = json::parse(c.out);
+  for (auto& [k, v] : prod["median_ns"].items()) v = v.get<double>() * 100;
+  prod["host"] = "slow-prod";
+  const std::string file = temp_dir("cal") + "/prod.json";
+  write(file, prod.dump());
+  auto r = run_cli("price --quick --budget-ms 5 --suites ed25519 --json --no-progress --calibration " + file);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_GT(doc["workload"]["production_cpu_factor"].get<double>(), 10.0);  // ~100, far from the default 1
+  EXPECT_NE(doc["options"]["mode"].get<std::string>().find("MEASURED by --calibration"), std::string::npos);
+  EXPECT_NE(doc["options"]["mode"].get<std::string>().find("slow-prod"), std::string::npos);
+  EXPECT_EQ(run_cli("price --quick --calibration " + file + " --factor 2").code, 2);
+  write(file, R"({"pqsig_calibration": 1, "median_ns": {"nope": 1}})");
+  EXPECT_EQ(run_cli("price --quick --calibration " + file).code, 2);
+  fs::remove_all(fs::path(file).parent_path());
+}
