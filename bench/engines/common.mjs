@@ -42,7 +42,8 @@ export function rawFromSpki(suite, der) {
 
 const now = () => Number(process.hrtime.bigint());
 
-// The method of src/price/measure.cpp: warm-up (>= 1 call, then warmup_ms), batches of
+// The method of src/price/measure.cpp: warm-up (>= min_warmup_calls, then warmup_ms: a JIT needs
+// more than C++ does, pqsig sends 250 ms and 10 calls), batches of
 // >= min_sample_ns for fast operations, samples until min_samples and the time budget are met.
 export async function measure(fn, o, isAsync) {
   const w0 = now();
@@ -54,7 +55,7 @@ export async function measure(fn, o, isAsync) {
     ++warm;
     warmNs = now() - w0;
     if (warm === 1 && warmNs >= o.slow_op_ns) { samples.push(now() - c0); break; }
-  } while (warmNs < o.warmup_ms * 1e6 && warm < 1000000);
+  } while ((warmNs < o.warmup_ms * 1e6 || warm < (o.min_warmup_calls || 1)) && warm < 1000000);
   const est = warmNs / warm;
   const minSamples = samples.length ? Math.max(1, o.min_samples_slow) : o.min_samples;
   let batch = 1;

@@ -71,6 +71,9 @@ struct EngineOptions {
   std::size_t check_signatures = 4; ///< signatures cross-checked each way per suite
   std::size_t max_messages = 32;    ///< distinct messages sent to a subprocess engine
   std::size_t workerd_runs = 9;     ///< runs of (N operations − empty request)
+  /// Warm-up of the in-process JavaScript engines: at least this long and 10 calls (V8 compiles
+  /// hot code in tiers; the first calls of pure-JavaScript ML-DSA run several times slower).
+  double js_warmup_ms = 250;
   double timeout_s = 0;             ///< per subprocess engine; 0 = derived from the budget
 };
 

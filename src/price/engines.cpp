@@ -362,7 +362,8 @@ EngineRun js_run(const std::string& name, const std::vector<PqsigSide>& sides, c
 
   const MeasureOptions& o = rep.options;
   json req;
-  req["options"] = {{"budget_ms", o.budget_ms_per_op},       {"warmup_ms", o.warmup_ms},
+  req["options"] = {{"budget_ms", o.budget_ms_per_op},       {"warmup_ms", std::max(o.warmup_ms, eo.js_warmup_ms)},
+                    {"min_warmup_calls", 10},
                     {"min_samples", o.min_samples},          {"min_samples_slow", o.min_samples_slow},
                     {"slow_op_ns", o.slow_op_ns},            {"min_sample_ns", o.min_sample_ns},
                     {"max_samples", std::min<std::size_t>(o.max_samples, 5000)}};
