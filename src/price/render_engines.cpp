@@ -40,7 +40,8 @@ std::string ratio(double v, double anchor) {
 std::string surface_cell(const SurfaceVerdict& v) {
   std::string w = verdict_word(v);
   char b[64];
-  if (w == "over") std::snprintf(b, sizeof b, "%s over ×%.1f", format_ns(v.cpu_ms_median * 1e6).c_str(), v.pct_budget_median / 100);
+  const double x = v.pct_budget_median / 100;
+  if (w == "over") std::snprintf(b, sizeof b, x < 10 ? "%s over ×%.2f" : "%s over ×%.1f", format_ns(v.cpu_ms_median * 1e6).c_str(), x);
   else std::snprintf(b, sizeof b, "%s %s", format_ns(v.cpu_ms_median * 1e6).c_str(), w.c_str());
   return b;
 }
