@@ -358,7 +358,7 @@ EngineRun js_run(const std::string& name, const std::vector<PqsigSide>& sides, c
     return run;
   };
   if (!fs::exists(p.node, ec) || !fs::exists(p.what, ec) || !fs::exists(p.script, ec))
-    return unavailable("not installed: " + engines_install_hint(dir));
+    return unavailable(engines_install_hint(dir));
 
   const MeasureOptions& o = rep.options;
   json req;
@@ -497,7 +497,8 @@ std::string locate_engines_dir(std::string_view explicit_dir) {
 }
 
 std::string engines_install_hint(const std::string& dir) {
-  return "run `make price-engines` (npm ci in " + dir + ", pinned by its package-lock.json)";
+  return "not installed in " + dir +
+         ": run `make price-engines` in the pqsig source tree (npm ci in bench/engines, pinned by its package-lock.json)";
 }
 
 const OpResult* EngineSuite::op(std::string_view n) const noexcept {
