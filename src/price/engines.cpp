@@ -521,7 +521,19 @@ EngineReport measure_engines(const std::vector<std::string>& engines, const std:
   if (need_sides)
     for (const auto* s : sig_suites) sides.push_back(make_side(*s, rep, eo));
   for (const auto& e : engines) {
-    if (rep.options.cancelled()) break;
+    if (rep.options.cancelled()) {  // Ctrl-C: the engines not reached are listed as such
+      EngineRun run;
+      run.name = e;
+      run.reason = "interrupted";
+      for (const auto* s : sig_suites) {
+        EngineSuite es;
+        es.suite = s;
+        es.reason = run.reason;
+        run.suites.push_back(std::move(es));
+      }
+      er.runs.push_back(std::move(run));
+      continue;
+    }
     if (e == "pqsig") er.runs.push_back(pqsig_run(sig_suites, rep));
     else if (is_subprocess_engine(e)) er.runs.push_back(js_run(e, sides, rep, eo, er.engines_dir, progress));
     else er.runs.push_back(provider_run(e, sides, rep, progress));
