@@ -3,7 +3,7 @@ BUILD ?= build
 GENERATOR ?= Ninja
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test price bench clean interop-deps install
+.PHONY: all deps configure build test price bench clean interop-deps install price-engines
 
 all: build
 
@@ -30,6 +30,11 @@ PRICE_ARGS ?=
 price: configure
 	@cmake --build $(BUILD) -j$$(nproc) --target pqsig_cli
 	@./$(BUILD)/pqsig price $(PRICE_ARGS)
+
+# The JavaScript engines of `pqsig price --engine` (bench/engines: Node >= 24, workerd,
+# @noble/post-quantum), pinned by bench/engines/package-lock.json; run as subprocesses, never linked.
+price-engines:
+	@bash scripts/price-engines.sh
 
 bench: build
 	@./$(BUILD)/pqsig_bench --benchmark_min_time=0.2

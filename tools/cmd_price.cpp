@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "io.hpp"
 #include "pqsig/price.hpp"
+#include "pqsig/price_engines.hpp"
 
 namespace pqsig::cli {
 
@@ -35,6 +36,9 @@ struct PriceArgs {
   bool cpu_time = false;
   bool stream = false;
   std::string suites, jsonl, html, workload, predict;
+  std::string engine, engines_dir;  // --engine E[,E…], --engines-dir
+  bool calibrate = false;           // --calibrate: print the reference workload's times
+  std::string calibration;          // --calibration FILE: the production host's
   double budget_ms = 0;
   double factor = 0;
   double cpu_budget_ms = 0;
@@ -105,11 +109,38 @@ void run_price(const PriceArgs& a) {
     std::cout << workload_to_json(w);
     return;
   }
+  if (a.calibrate) {
+    auto c = measure_calibration(300, &g_interrupt);
+    if (!c) throw Exit{kExitInvalid, "calibration: " + c.error().message};
+    std::cout << calibration_to_json(*c);
+    return;
+  }
+  std::string calibration_note;
+  if (!a.calibration.empty()) {
+    if (a.factor > 0) throw Exit{kExitUsage, "--factor and --calibration both set the production factor: choose one"};
+    auto prod = calibration_from_json(read_limited(a.calibration, kCalibrationMaxBytes, "calibration file"));
+    if (!prod) throw Exit{kExitUsage, a.calibration + ": " + prod.error().message};
+    auto here = measure_calibration(300, &g_interrupt);
+    if (!here) throw Exit{kExitInvalid, "calibration: " + here.error().message};
+    auto f = calibration_factor(*prod, *here);
+    if (!f) throw Exit{kExitUsage, a.calibration + ": " + f.error().message};
+    w.production_cpu_factor = *f;
+    char b[96];
+    std::snprintf(b, sizeof b, "production factor %.3g MEASURED by --calibration ", *f);
+    calibration_note = b + a.calibration + " (host " + prod->host + ", " + prod->date_utc +
+                       ") against this host: ml-dsa-44 and ed25519 sign/verify, thread CPU time, geometric mean";
+  }
   io::refuse_existing(a.jsonl, g_force);  // before measuring, not after
   io::refuse_existing(a.html, g_force);
   auto sel = select_suites(w, a.suites);
   if (!sel) throw Exit{kExitUsage, sel.error().message};
   const auto& list = sel.value();
+  std::vector<std::string> engines;
+  if (!a.engine.empty()) {
+    auto e = parse_engines(a.engine);
+    if (!e) throw Exit{kExitUsage, e.error().message};
+    engines = std::move(e.value());
+  }
   if (a.print_predict_template) {
     std::cout << prediction_template(w, list);
     return;
@@ -144,6 +175,7 @@ void run_price(const PriceArgs& a) {
     o.budget_ms_per_op = a.budget_ms;
     rep.mode += ", custom budget";
   }
+  if (!calibration_note.empty()) rep.mode += "; " + calibration_note;
   if (a.message_size_set) o.message_size = a.message_size;
   if (a.min_samples) o.min_samples = a.min_samples;
   if (a.min_samples_slow) o.min_samples_slow = a.min_samples_slow;
@@ -232,12 +264,26 @@ void run_price(const PriceArgs& a) {
       if (tp) rep.throughput.emplace_back(list[i], std::move(tp.value()));
     }
   }
+  if (!engines.empty() && !g_interrupt.load()) {
+    // The other engines, after pqsig (their anchor and checker): price_engines.hpp.
+    EngineOptions eo;
+    eo.engines_dir = a.engines_dir;
+    auto er = std::make_shared<EngineReport>(measure_engines(engines, list, rep, eo, [&](const std::string& what) {
+      if (!show_progress) return;
+      clear_progress();
+      std::fprintf(stderr, "pqsig price: engine %s (%s elapsed)\n", what.c_str(), duration(elapsed()).c_str());
+    }));
+    for (const auto& r : er->runs)
+      if (!r.available) std::fprintf(stderr, "pqsig price: engine %s: %s\n", r.name.c_str(), r.reason.c_str());
+    rep.engines = std::move(er);
+  }
   rep.wall_seconds = elapsed();
   rep.interrupted = g_interrupt.load();
   clear_progress();
   if (rep.interrupted) std::fprintf(stderr, "pqsig price: interrupted: printing what was measured\n");
   record_load(rep.env, before, sample_load());
   analyze(rep);
+  if (rep.engines) analyze_engines(*rep.engines, rep);
 
   if (!a.jsonl.empty()) write_file(a.jsonl, render_jsonl(rep));
   if (!a.html.empty()) write_file(a.html, render_html(rep));
@@ -289,6 +335,18 @@ void register_price(CLI::App& app) {
   cmd->add_flag("--stream", a.stream,
                 "print each row as it is measured even when stdout is not a terminal (the default on a terminal)");
   cmd->add_flag("--no-progress", a.no_progress, "no progress line on stderr");
+  cmd->add_option("--engine", a.engine,
+                  "also measure these engines side by side, each cross-checked against pqsig: pqsig, liboqs, openssl, "
+                  "node (= node-webcrypto,node-crypto), workerd, noble, all (the JavaScript ones: make price-engines)");
+  cmd->add_option("--engines-dir", a.engines_dir,
+                  "where the JavaScript engines are installed (default: $PQSIG_ENGINES_DIR, else bench/engines of this "
+                  "build's source tree)");
+  cmd->add_flag("--calibrate", a.calibrate,
+                "measure a fixed reference workload (pqsig ml-dsa-44 and ed25519 sign/verify, thread CPU time) and "
+                "print it as a calibration file (run on the production host) and exit");
+  cmd->add_option("--calibration", a.calibration,
+                  "calibration file from the production host (--calibrate): the production CPU factor becomes the "
+                  "measured ratio of its reference times to this host's, labelled as such");
   cmd->add_flag("--force", g_force, "replace existing --jsonl / --html files");
   cmd->callback([] { run_price(a); });
 }

@@ -373,6 +373,8 @@ struct SuiteVerdicts {
   std::optional<LedgerRow> ledger;
 };
 
+struct EngineReport;  // include/pqsig/price_engines.hpp
+
 struct Report {
   Environment env;
   Workload workload;
@@ -390,6 +392,7 @@ struct Report {
   std::vector<std::pair<const SuiteInfo*, std::vector<ThroughputRow>>> throughput;
   std::optional<Prediction> prediction;
   std::vector<ReviewRow> review;   ///< derived (by analyze) when a prediction was given
+  std::shared_ptr<EngineReport> engines;  ///< --engine: every engine side by side (price_engines.hpp)
 };
 
 /// Computes verdicts, ledger rows and hybrid rows from the measured suites.

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "pqsig/price.hpp"
+#include "pqsig/price_engines.hpp"
 
 namespace pqsig::price {
 
@@ -529,6 +530,8 @@ std::string render_html(const Report& rep) {
     h += "</tbody></table><h2 style=\"margin-top:14px\">The prediction file, unchanged</h2><pre class=\"pred\">" + esc(p.text) +
          "</pre></section>\n";
   }
+
+  h += render_engines_html(rep);  // --engine: grouped bars per engine
 
   // ---- environment
   h += "<section id=\"environment\"><h2>Environment</h2><dl>";

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pqsig/price.hpp"
+#include "pqsig/price_engines.hpp"
 
 namespace pqsig::price {
 
@@ -157,6 +158,7 @@ std::string render_json(const Report& rep) {
                   {"verifies_per_s_per_core_before", h.verifies_per_s_before},
                   {"verifies_per_s_per_core_after", h.verifies_per_s_after}});
   j["hybrids"] = hy;
+  if (rep.engines) j["engines"] = json::parse(render_engines_json(rep));  // --engine
   return j.dump(2) + "\n";
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "pqsig/price.hpp"
+#include "pqsig/price_engines.hpp"
 
 namespace pqsig::price {
 
@@ -445,7 +446,7 @@ std::string render_text_intro(const Report& rep) {
   return o;
 }
 
-std::string render_text_summary(const Report& rep) { return head(rep) + rest(rep); }
+std::string render_text_summary(const Report& rep) { return head(rep) + rest(rep) + render_engines_text(rep); }
 
 std::string render_text(const Report& rep) {
   std::vector<const SuiteInfo*> ids;
@@ -453,7 +454,7 @@ std::string render_text(const Report& rep) {
   const std::size_t w = time_id_width(ids);
   std::string o = render_text_intro(rep) + head(rep) + render_time_header(w);
   for (const auto& r : rep.suites) o += render_time_rows(r, w);
-  return o + rest(rep);
+  return o + rest(rep) + render_engines_text(rep);
 }
 
 }  // namespace pqsig::price
