@@ -260,6 +260,9 @@ class NonceStore {
     (void)owner;
     return record(keyid, nonce, forget_after, now);
   }
+  /// The fixed-size key every store files (a, b) under: hex SHA-256 of the length-prefixed pair, so
+  /// a stranger's long nonce or agent URL costs a store no more than a short one.
+  static std::string entry_key(std::string_view a, std::string_view b);
   /// record() == fresh (an error counts as not fresh).
   bool check_and_store(std::string_view keyid, std::string_view nonce, std::int64_t forget_after, std::int64_t now) {
     return record(keyid, nonce, forget_after, now) == NonceOutcome::fresh;

@@ -6,24 +6,10 @@
 #include "pqsig/httpsig.hpp"
 
 namespace pqsig::httpsig {
-namespace {
-
-// Fixed-size keys: SHA-256 of the length-prefixed parts, hex (a stranger's long nonce or agent
-// URL costs the store no more than a short one).
-std::string digest_hex(std::string_view a, std::string_view b) {
+std::string NonceStore::entry_key(std::string_view a, std::string_view b) {
   std::string in = std::to_string(a.size()) + ":" + std::string(a) + ":" + std::string(b);
-  auto d = hash::sha256(byte_span(reinterpret_cast<const std::uint8_t*>(in.data()), in.size()));
-  static const char* k = "0123456789abcdef";
-  std::string s;
-  s.reserve(64);
-  for (auto x : d) {
-    s.push_back(k[x >> 4]);
-    s.push_back(k[x & 15]);
-  }
-  return s;
+  return to_hex(hash::sha256(byte_span(reinterpret_cast<const std::uint8_t*>(in.data()), in.size())));
 }
-
-}  // namespace
 
 void InMemoryNonceStore::drop(std::map<std::string, Entry>::iterator it) {
   auto range = by_expiry_.equal_range(it->second.expiry);
@@ -43,8 +29,8 @@ void InMemoryNonceStore::drop(std::map<std::string, Entry>::iterator it) {
 
 NonceOutcome InMemoryNonceStore::record_for(std::string_view owner_name, std::string_view keyid, std::string_view nonce,
                                             std::int64_t forget_after, std::int64_t now) {
-  const std::string key = digest_hex(keyid, nonce);
-  const std::string owner = digest_hex("owner", owner_name);
+  const std::string key = entry_key(keyid, nonce);
+  const std::string owner = entry_key("owner", owner_name);
   std::lock_guard<std::mutex> lock(mu_);
   // Expired entries go first (bounded work per call), then this owner's own expired ones.
   for (int i = 0; i < 64 && !by_expiry_.empty() && by_expiry_.begin()->first <= now; ++i) drop(seen_.find(by_expiry_.begin()->second));
@@ -89,7 +75,7 @@ std::size_t InMemoryNonceStore::size() const {
   return seen_.size();
 }
 std::size_t InMemoryNonceStore::owner_count(std::string_view owner_name) const {
-  const std::string owner = digest_hex("owner", owner_name);
+  const std::string owner = entry_key("owner", owner_name);
   std::lock_guard<std::mutex> lock(mu_);
   auto o = owners_.find(owner);
   return o == owners_.end() ? 0 : o->second.size();

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pqsig/price_engines.hpp"
+#include "price/html.hpp"
 
 namespace pqsig::price {
 
@@ -73,19 +74,7 @@ std::string check_text(const EngineRun& r, const EngineSuite& es) {
   return t;
 }
 
-std::string html_esc(std::string_view s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
+std::string html_esc(std::string_view s) { return detail::html_escape(s); }
 
 const char* const kEngineColors[] = {"#2563eb", "#7c3aed", "#0891b2", "#16a34a", "#65a30d", "#ea580c", "#db2777"};
 const char* engine_color(const std::string& name) {

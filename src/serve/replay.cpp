@@ -9,23 +9,6 @@
 #include "pqsig/serve.hpp"
 
 namespace pqsig::serve {
-namespace {
-
-// Fixed-size key for (keyid, nonce): SHA-256 of the length-prefixed pair, hex.
-std::string replay_key(std::string_view keyid, std::string_view nonce) {
-  std::string in = std::to_string(keyid.size()) + ":" + std::string(keyid) + ":" + std::string(nonce);
-  auto d = hash::sha256(byte_span(reinterpret_cast<const std::uint8_t*>(in.data()), in.size()));
-  static const char* k = "0123456789abcdef";
-  std::string s;
-  s.reserve(64);
-  for (auto b : d) {
-    s.push_back(k[b >> 4]);
-    s.push_back(k[b & 15]);
-  }
-  return s;
-}
-
-}  // namespace
 
 // ------------------------------------------------------------------ Redis
 
@@ -94,7 +77,7 @@ NonceOutcome RedisReplayStore::record_for(std::string_view owner, std::string_vi
   }
   const long long retention = std::max<long long>(1, opt_.max_retention);
   // Per-owner quota: a counter per owner and retention window (INCR, TTL set on creation).
-  std::string qkey = opt_.prefix + "q:" + replay_key("owner", owner);
+  std::string qkey = opt_.prefix + "q:" + ReplayStore::entry_key("owner", owner);
   auto* q = static_cast<redisReply*>(redisCommand(conn->c, "INCR %b", qkey.data(), qkey.size()));
   if (!q) return NonceOutcome::error;
   if (q->type != REDIS_REPLY_INTEGER) {
@@ -113,7 +96,7 @@ NonceOutcome RedisReplayStore::record_for(std::string_view owner, std::string_vi
     if (idle_.size() < 64) idle_.push_back(std::move(conn));
     return NonceOutcome::refused;
   }
-  std::string key = opt_.prefix + replay_key(keyid, nonce);
+  std::string key = opt_.prefix + ReplayStore::entry_key(keyid, nonce);
   long long ex = std::min<long long>(forget_after > now ? forget_after - now : 1, retention);  // EX seconds
   auto* r = static_cast<redisReply*>(redisCommand(conn->c, "SET %b 1 NX EX %lld", key.data(), key.size(), ex));
   if (!r) return NonceOutcome::error;  // connection broken: dropped, reconnect next time
