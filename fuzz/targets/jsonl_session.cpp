@@ -12,7 +12,7 @@
 
 PQSIG_FUZZ_TARGET(jsonl_session) {
   if (size == 0 || size > (std::size_t{1} << 13)) return 0;  // a few lines: each may run a keygen
-  const std::size_t cap = 16 + std::size_t{data[0] >> 1} * 8;  // 16 .. 1032 bytes
+  const std::size_t cap = 16 + static_cast<std::size_t>(data[0] >> 1) * 8;  // 16 .. 1032 bytes
   const std::string in(reinterpret_cast<const char*>(data + 1), size - 1);
   std::size_t lines = 0;
   for (char c : in) lines += c == '\n';

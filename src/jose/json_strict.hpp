@@ -104,7 +104,9 @@ inline Result<J> parse_strict(std::string_view text, std::string_view what, int 
     J outer = J::parse(
         wrapped.begin(), wrapped.end(),
         [&stack, max_depth](int depth, typename J::parse_event_t ev, J& parsed) {
-          if (depth > max_depth + 1) throw TooDeep{};  // + 1: the wrapping array
+          // A container's depth counts the wrapping array as 0, so the text's own top level is 1.
+          if ((ev == J::parse_event_t::object_start || ev == J::parse_event_t::array_start) && depth > max_depth)
+            throw TooDeep{};
           switch (ev) {
             case J::parse_event_t::object_start: stack.emplace_back(); break;
             case J::parse_event_t::object_end: if (!stack.empty()) stack.pop_back(); break;
