@@ -6,3 +6,5 @@ add_library(pqsig_batch STATIC ${PQSIG_BATCH_SOURCES})
 target_include_directories(pqsig_batch PUBLIC ${CMAKE_SOURCE_DIR}/tools)
 target_compile_options(pqsig_batch PRIVATE ${PQSIG_WARNINGS})
 target_link_libraries(pqsig_batch PUBLIC pqsig nlohmann_json::nlohmann_json)
+# The library's strict JSON reader (src/jose/json_strict.hpp) parses every request line.
+target_include_directories(pqsig_batch PRIVATE ${CMAKE_SOURCE_DIR}/src)

@@ -173,6 +173,14 @@ put('serve_policy', b'{"required_components":["\\"@method\\"","\\"@path\\""],"ma
 put('webbotauth_registry', b'http://not-https.example/card\n', 'bad_scheme.txt')
 put('webbotauth_registry', b'https://a.example/card   # comment\r\n\r\ndata:application/json;base64,eyJjbGllbnRfbmFtZSI6IngiLCJqd2tzIjp7ImtleXMiOltdfX0=\rdata:application/json,%7B%22jwks_uri%22%3A%22https%3A%2F%2Fk.example%2Fd%22%7D', 'crlf_base64_percent.txt')
 put('webbotauth_registry', b'# An example list of bots\nhttps://bot1.example.com/.well-known/http-message-signatures-directory\nhttps://crawler2.example.com/.well-known/http-message-signatures-directory\n\n# Now the list of platforms\nhttps://zerotrust-gateway.example.com/v1/signature-agent-card\n\n# Below is an inlined card with the data URL scheme\ndata:application/json,{"client_name":"Inline Bot","jwks_uri":"https://inline.example.com/.well-known/http-message-signatures-directory"}\n', 'draft_example.txt')
+# agent cards (draft-meunier-webbotauth-registry §3): byte 0 even = fetched from its client_id
+# (https://bot.example/.well-known/signature-agent-card), odd = inlined in a registry
+card_url = 'https://bot.example/.well-known/signature-agent-card'
+put('agent_card', b'\0' + json.dumps({'client_id': card_url, 'client_name': 'Bot', 'purpose': 'crawl',
+    'jwks': {'keys': [{'kty': 'OKP', 'crv': 'Ed25519', 'x': 'JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs'}]}}).encode(), 'fetched_jwks.json')
+put('agent_card', b'\0' + json.dumps({'client_id': 'https://other.example/card', 'jwks_uri': 'https://bot.example/keys'}).encode(), 'wrong_client_id.json')
+put('agent_card', b'\1{"client_name":"Inline Bot","jwks_uri":"https://inline.example.com/.well-known/http-message-signatures-directory"}', 'inline_jwks_uri.json')
+put('agent_card', b'\1{"client_id":"https://a.example/c","jwks":{"keys":[]},"jwks_uri":"https://a.example/k","web_bot_auth":{}}', 'inline_both.json')
 put('ledger_item', b'{"alg":"slh-dsa-sha2-128s","pk":"","msg":"","sig":"","prehash":"SHA2-256"}', 'prehash.json')
 put('ledger_item', b'{"alg":"ed25519","pk":"d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a","msg":"","sig":"e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"}', 'rfc8032_test1.json')
 put('ledger_item', b'{"alg":"ml-dsa-44","pk":"00","msg":"00","sig":"00","ctx":"01"}', 'short_mldsa.json')

@@ -58,6 +58,39 @@ std::string reply_text(const json& reply);
 /// process_line + reply_text.
 std::string answer_line(std::string_view line);
 
+/// Limits of one request line (the library's strict JSON reader, src/jose/json_strict.hpp, adds
+/// its own: depth, duplicate member names, UTF-8).
+inline constexpr std::size_t kMaxIdBytes = 256;  ///< longest "id" string echoed in a reply
+
+/// One request line (or any JSON text a tool reads) as a JSON value, through the library's strict
+/// JSON reader (BadRequest with a message that never quotes the input: "invalid UTF-8 at byte N",
+/// "nested deeper than 32", ...).
+json parse_request(std::string_view line, const char* what = "request");
+/// The "id" of a request object if it is safe to echo: a string of at most kMaxIdBytes bytes or a
+/// number. nullopt when absent or null; BadRequest for anything else (an object, an array, a
+/// boolean, a longer string), which is then not echoed.
+std::optional<json> echo_id(const json& req);
+
+/// Reads lines with a cap enforced while reading: an over-long line keeps at most `max` bytes in
+/// memory, the rest is read and discarded. LF or CRLF; a last line without LF counts.
+class LineReader {
+ public:
+  LineReader(std::istream& in, std::size_t max_line_bytes);
+  /// The next line into `line` (without LF / CRLF); false at the end of the input.
+  /// `length` is the line's full length, including discarded bytes.
+  bool next(std::string& line, std::size_t& length);
+  /// Whether the last line returned by next() was longer than the cap (`line` then holds the
+  /// first max_line_bytes bytes only).
+  bool too_long() const { return too_long_; }
+  std::size_t max_line_bytes() const { return max_; }
+
+ private:
+  std::streambuf* sb_;
+  std::size_t max_;
+  bool too_long_ = false;
+  bool done_ = false;
+};
+
 struct SessionOptions {
   std::size_t max_line_bytes = 16 * 1024 * 1024;  ///< longer lines: error reply, bytes discarded as read
 };

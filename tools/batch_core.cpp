@@ -5,6 +5,7 @@
 #include <string>
 
 #include "batch.hpp"
+#include "jose/json_strict.hpp"
 
 namespace pqsig::cli::batch {
 
@@ -64,17 +65,28 @@ const Family* family_for(std::string_view alg) {
   return nullptr;
 }
 
+json parse_request(std::string_view line, const char* what) {
+  auto r = jose::detail::parse_strict<json>(line, what);
+  if (!r) throw BadRequest(r.error().message);
+  return std::move(r.value());
+}
+
+std::optional<json> echo_id(const json& req) {
+  auto it = req.find("id");
+  if (it == req.end() || it->is_null()) return std::nullopt;
+  if (it->is_number()) return *it;
+  if (it->is_string() && it->get_ref<const std::string&>().size() <= kMaxIdBytes) return *it;
+  throw BadRequest("field \"id\" must be a number or a string of at most " + std::to_string(kMaxIdBytes) +
+                   " bytes (not echoed)");
+}
+
 json process_line(std::string_view line) {
   json resp;
-  json req;
+  std::optional<json> id;  // echoed only once it is known to be safe (echo_id)
   try {
-    try {
-      req = json::parse(line.begin(), line.end());
-    } catch (const json::exception& e) {
-      // The message may quote bytes of the line (invalid UTF-8): reply_text replaces them.
-      return json{{"error", std::string("invalid JSON: ") + e.what()}};
-    }
+    const json req = parse_request(line);
     if (!req.is_object()) return json{{"error", "request must be a JSON object"}};
+    id = echo_id(req);
     std::string alg = str_field(req, "alg");
     const std::string op = str_field(req, "op");
     if (auto prov = opt_str_field(req, "provider")) {  // any verify request through any provider
@@ -93,7 +105,7 @@ json process_line(std::string_view line) {
     resp = json{{"error", "internal: unknown exception"}};
   }
   try {
-    if (req.is_object() && req.contains("id")) resp["id"] = req["id"];
+    if (id) resp["id"] = std::move(*id);
   } catch (...) {
   }
   return resp;
@@ -112,29 +124,42 @@ std::string reply_text(const json& reply) {
 
 std::string answer_line(std::string_view line) { return reply_text(process_line(line)); }
 
+LineReader::LineReader(std::istream& in, std::size_t max_line_bytes) : sb_(in.rdbuf()), max_(max_line_bytes) {}
+
+bool LineReader::next(std::string& line, std::size_t& length) {
+  line.clear();
+  length = 0;  // bytes of the line, including those discarded past the cap
+  too_long_ = false;
+  if (done_ || !sb_) return false;
+  bool any = false;
+  for (;;) {
+    const int c = sb_->sbumpc();
+    if (c == std::char_traits<char>::eof()) {
+      done_ = true;
+      break;
+    }
+    any = true;
+    if (c == '\n') break;
+    if (length < max_) line.push_back(static_cast<char>(c));  // past the cap: discarded
+    ++length;
+  }
+  if (!any) return false;
+  if (length > max_) {
+    too_long_ = true;
+  } else if (!line.empty() && line.back() == '\r') {
+    line.pop_back();
+  }
+  return true;
+}
+
 SessionStats run_session(std::istream& in, std::ostream& out, const SessionOptions& opt) {
   SessionStats st;
-  std::streambuf* sb = in.rdbuf();
+  LineReader reader(in, opt.max_line_bytes);
   std::string line;
-  for (;;) {
-    line.clear();
-    std::size_t length = 0;  // bytes of the line, including those discarded past the cap
-    bool any = false, eof = false;
-    for (;;) {
-      int c = sb ? sb->sbumpc() : std::char_traits<char>::eof();
-      if (c == std::char_traits<char>::eof()) {
-        eof = true;
-        break;
-      }
-      any = true;
-      if (c == '\n') break;
-      if (length < opt.max_line_bytes) line.push_back(static_cast<char>(c));  // past the cap: discarded
-      ++length;
-    }
-    if (!any && eof) break;
-    if (length <= opt.max_line_bytes && !line.empty() && line.back() == '\r') line.pop_back();
+  std::size_t length = 0;
+  while (reader.next(line, length)) {
     std::string reply;
-    if (length > opt.max_line_bytes) {
+    if (reader.too_long()) {
       reply = reply_text(json{{"error", "line longer than " + std::to_string(opt.max_line_bytes) +
                                             " bytes (" + std::to_string(length) + "); discarded"}});
       ++st.too_long;
@@ -146,7 +171,6 @@ SessionStats run_session(std::istream& in, std::ostream& out, const SessionOptio
     out << reply << '\n';
     out.flush();
     ++st.lines;
-    if (eof) break;
   }
   return st;
 }

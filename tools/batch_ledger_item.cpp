@@ -2,12 +2,14 @@
 // (cmd_ledger.cpp) and batch's optional "provider" member (batch_provider.cpp), so it lives in the
 // pqsig_batch unit that the CLI, the tests and the fuzzers link.
 #include <cstdio>
-#include <iostream>
+#include <istream>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "batch.hpp"
 #include "commands.hpp"
 #include "ledger_cli.hpp"
 #include "pqsig/hash.hpp"
@@ -91,6 +93,78 @@ json item_json(const pl::Disagreement& d) {
   if (!d.ctx.empty()) j["ctx"] = to_hex(d.ctx, false);
   if (d.prehash) j["prehash"] = std::string(hash::prehash_info(*d.prehash).acvp_name);
   return j;
+}
+
+ItemLine parse_item_line(std::string_view line) {
+  ItemLine r;
+  try {
+    const json j = batch::parse_request(line, "item");
+    if (j.is_object()) r.id = batch::echo_id(j);
+    r.item = parse_item(j);
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  return r;
+}
+
+json verdict_json(const pl::Verdict& v) {
+  json j{{"ok", v.accepted}, {"first_ok", v.first_ok}, {"second_ok", nullptr}, {"disagreement", v.disagreement}};
+  if (v.refused) {
+    j["first_ok"] = nullptr;
+    j["refused"] = true;
+  }
+  if (v.second_ran) j["second_ok"] = v.second_ok;
+  if (!v.reason.empty()) j["reason"] = v.reason;
+  return j;
+}
+
+VerifySessionStats run_verify_session(std::istream& in, std::ostream& out, pl::DualVerifier& dv, pl::ThreadPool* pool,
+                                      std::size_t max_line_bytes) {
+  constexpr std::size_t kChunk = 512;  // items verified together (memory stays bounded)
+  VerifySessionStats st;
+  std::vector<ItemLine> slots;
+  auto flush = [&] {
+    std::vector<pl::Item> views;
+    std::vector<std::size_t> where;
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      if (slots[i].item) {
+        views.push_back(slots[i].item->view());
+        where.push_back(i);
+      }
+    std::vector<pl::Verdict> verdicts = pl::verify_block(dv, views, pool);
+    std::vector<json> replies(slots.size());
+    for (std::size_t k = 0; k < where.size(); ++k) replies[where[k]] = verdict_json(verdicts[k]);
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      if (!slots[i].item)
+        replies[i] = json{{"ok", false}, {"first_ok", nullptr}, {"second_ok", nullptr}, {"disagreement", false},
+                          {"error", slots[i].error}};
+      if (slots[i].id) replies[i]["id"] = *slots[i].id;
+      out << batch::reply_text(replies[i]) << '\n';
+      ++st.lines;
+    }
+    out.flush();
+    slots.clear();
+  };
+  batch::LineReader reader(in, max_line_bytes);
+  std::string line;
+  std::size_t length = 0;
+  while (reader.next(line, length)) {
+    ItemLine s;
+    if (reader.too_long()) {
+      s.error = "line longer than " + std::to_string(max_line_bytes) + " bytes (" + std::to_string(length) +
+                "); discarded";
+      ++st.too_long;
+    } else if (line.find_first_not_of(" \t") == std::string::npos) {
+      s.error = "empty item line";
+    } else {
+      s = parse_item_line(line);
+    }
+    if (!s.item) ++st.errors;
+    slots.push_back(std::move(s));
+    if (slots.size() >= kChunk) flush();
+  }
+  flush();
+  return st;
 }
 
 std::shared_ptr<const pp::Provider> usable_provider(const std::string& name) {

@@ -8,7 +8,10 @@
 //            a malformed item: {"ok":false,"first_ok":null,"second_ok":null,"disagreement":false,"error"}
 //   last:    {"summary":{"total","accepted","rejected","second_skipped","disagreements","refused","errors",
 //            "first","second","mode","jobs","key_cache":{...},"disagreement_records":[item + verdicts]}}
-// Limits: a line is at most 8 MiB; items are verified in chunks of 512 (memory stays bounded).
+//            a line that is not an item (malformed, empty, invalid UTF-8, too long) gets the error verdict;
+//            "id" is echoed only when it is a number or a string of at most 256 bytes.
+// Limits: a line is at most 8 MiB, enforced while reading (the rest of a longer line is discarded);
+// items are verified in chunks of 512 (memory stays bounded). The loop: run_verify_session.
 #include <cstdio>
 #include <iostream>
 #include <stdexcept>
@@ -16,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "batch.hpp"
 #include "commands.hpp"
 #include "ledger_cli.hpp"
 #include "pqsig/hash.hpp"
@@ -68,17 +72,6 @@ struct VerifyArgs {
   std::size_t max_records = 64;
 };
 
-json verdict_json(const pl::Verdict& v) {
-  json j{{"ok", v.accepted}, {"first_ok", v.first_ok}, {"second_ok", nullptr}, {"disagreement", v.disagreement}};
-  if (v.refused) {
-    j["first_ok"] = nullptr;
-    j["refused"] = true;
-  }
-  if (v.second_ran) j["second_ok"] = v.second_ok;
-  if (!v.reason.empty()) j["reason"] = v.reason;
-  return j;
-}
-
 void cmd_verify(const VerifyArgs& a) {
   if (a.mode != "enforce" && a.mode != "shadow") throw Exit{kExitUsage, "--mode must be enforce or shadow"};
   auto first = usable_provider(a.first);
@@ -87,59 +80,9 @@ void cmd_verify(const VerifyArgs& a) {
   pl::DualVerifier dv(first, second, a.mode == "enforce" ? pl::Mode::enforce : pl::Mode::shadow, cache,
                       a.max_records);
   pl::ThreadPool pool(a.jobs);
-  constexpr std::size_t kChunk = 512;
-  constexpr std::size_t kMaxLine = 8u << 20;
-  std::uint64_t errors = 0;
   std::ios::sync_with_stdio(false);
-
-  struct Slot {
-    std::optional<OwnedItem> item;
-    json id;
-    std::string error;
-  };
-  std::vector<Slot> slots;
-  auto flush = [&] {
-    std::vector<pl::Item> views;
-    std::vector<std::size_t> where;
-    for (std::size_t i = 0; i < slots.size(); ++i)
-      if (slots[i].item) {
-        views.push_back(slots[i].item->view());
-        where.push_back(i);
-      }
-    std::vector<pl::Verdict> verdicts = pl::verify_block(dv, views, &pool);
-    std::vector<json> out(slots.size());
-    for (std::size_t k = 0; k < where.size(); ++k) out[where[k]] = verdict_json(verdicts[k]);
-    for (std::size_t i = 0; i < slots.size(); ++i) {
-      if (!slots[i].item)
-        out[i] = json{{"ok", false}, {"first_ok", nullptr}, {"second_ok", nullptr}, {"disagreement", false},
-                      {"error", slots[i].error}};
-      if (!slots[i].id.is_null()) out[i]["id"] = slots[i].id;
-      std::cout << out[i].dump() << '\n';
-    }
-    std::cout.flush();
-    slots.clear();
-  };
-  std::string line;
-  while (std::getline(std::cin, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    Slot s;
-    if (line.size() > kMaxLine) {
-      s.error = "line longer than 8 MiB";
-    } else {
-      try {
-        json j = json::parse(line);
-        if (j.is_object() && j.contains("id")) s.id = j["id"];
-        s.item = parse_item(j);
-      } catch (const std::exception& e) {
-        s.error = e.what();
-      }
-    }
-    if (!s.item) ++errors;
-    slots.push_back(std::move(s));
-    if (slots.size() >= kChunk) flush();
-  }
-  flush();
+  const VerifySessionStats vs = run_verify_session(std::cin, std::cout, dv, &pool);
+  const std::uint64_t errors = vs.errors;
   const pl::Stats st = dv.stats();
   json records = json::array();
   for (const auto& d : dv.disagreements()) {
@@ -167,7 +110,7 @@ void cmd_verify(const VerifyArgs& a) {
     summary["key_cache"] = {{"hits", c.hits}, {"misses", c.misses}, {"evictions", c.evictions},
                             {"capacity", c.capacity}};
   }
-  std::cout << json{{"summary", summary}}.dump() << '\n';
+  std::cout << batch::reply_text(json{{"summary", summary}}) << '\n';
 }
 
 }  // namespace

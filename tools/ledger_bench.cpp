@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "batch.hpp"
 #include "commands.hpp"
 #include "ledger_cli.hpp"
 #include "pqsig/price.hpp"
@@ -66,9 +67,9 @@ Workload load_workload(const std::string& path) {
   if (text.size() > 65536) throw Exit{kExitUsage, "workload file larger than 64 KiB"};
   json j;
   try {
-    j = json::parse(text);
-  } catch (const std::exception& e) {
-    throw Exit{kExitUsage, std::string("workload: invalid JSON: ") + e.what()};
+    j = batch::parse_request(text, "workload");  // the library's strict JSON reader
+  } catch (const batch::BadRequest& e) {
+    throw Exit{kExitUsage, e.what()};
   }
   if (!j.is_object()) throw Exit{kExitUsage, "workload: must be a JSON object"};
   for (const auto& [k, v] : j.items()) {

@@ -2,8 +2,12 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <cstdint>
+#include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "pqsig/ledger.hpp"
 
@@ -22,6 +26,29 @@ struct OwnedItem {
 OwnedItem parse_item(const json& j);
 /// The item as JSON (the same members), e.g. to replay a disagreement.
 json item_json(const pqsig::ledger::Disagreement& d);
+/// Longest line of `ledger verify` (enforced while reading).
+inline constexpr std::size_t kMaxItemLineBytes = 8u << 20;
+/// One line of `ledger verify`: the item, or why it was refused; the "id" when safe to echo
+/// (batch::echo_id: a number or a short string).
+struct ItemLine {
+  std::optional<OwnedItem> item;
+  std::optional<json> id;
+  std::string error;
+};
+/// Parse one line (never throws): strict JSON (batch::parse_request), then parse_item.
+ItemLine parse_item_line(std::string_view line);
+/// A verdict as the JSON of `ledger verify`.
+json verdict_json(const pqsig::ledger::Verdict& v);
+struct VerifySessionStats {
+  std::uint64_t lines = 0;     ///< verdict lines written (one per input line)
+  std::uint64_t errors = 0;    ///< lines that were not an item (malformed, empty, too long)
+  std::uint64_t too_long = 0;  ///< lines refused by the cap
+};
+/// `ledger verify`'s loop: reads lines (bounded: batch::LineReader), verifies items in chunks of
+/// 512 through `dv` on `pool`, writes exactly one verdict line per input line, in order. Never
+/// throws on input; the caller writes the summary.
+VerifySessionStats run_verify_session(std::istream& in, std::ostream& out, pqsig::ledger::DualVerifier& dv,
+                                      pqsig::ledger::ThreadPool* pool, std::size_t max_line_bytes = kMaxItemLineBytes);
 /// A provider by name that is available here, or a usage error (pqsig::cli::Exit) with the reason.
 std::shared_ptr<const provider::Provider> usable_provider(const std::string& name);
 

@@ -1,27 +1,37 @@
-// `pqsig ledger verify` / batch "provider" items (tools/batch_ledger_item.cpp): any JSON line is
-// either a typed refusal (std::invalid_argument) or an item whose verification through the pqsig
-// provider returns a verdict; nothing else escapes.
-#include <stdexcept>
-
+// `pqsig ledger verify` lines / batch "provider" items (tools/batch_ledger_item.cpp): any bytes
+// of one line are either refused with a reason (nothing echoed but a safe "id": a number or a
+// string of at most 256 bytes) or an item whose verification through the pqsig provider returns
+// a verdict; the verdict line is one line of JSON; nothing else escapes.
 #include <nlohmann/json.hpp>
 
+#include "batch.hpp"
 #include "harness.hpp"
 #include "ledger_cli.hpp"
 #include "pqsig/provider.hpp"
 
 PQSIG_FUZZ_TARGET(ledger_item) {
+  namespace lc = pqsig::cli::ledger;
   if (size > (std::size_t{1} << 20)) return 0;  // the CLI caps a line at 8 MiB; keep runs fast
-  auto j = nlohmann::json::parse(pqsig::fuzz::as_text(data, size), nullptr, false);
-  if (j.is_discarded()) return 0;
-  pqsig::cli::ledger::OwnedItem item;
-  try {
-    item = pqsig::cli::ledger::parse_item(j);
-  } catch (const std::invalid_argument&) {
-    return 0;  // refused with a reason
+  const auto line = pqsig::fuzz::as_text(data, size);
+  if (line.find('\n') != std::string_view::npos) return 0;  // the session splits on LF
+  lc::ItemLine r = lc::parse_item_line(line);
+  if (r.id) {
+    pqsig::fuzz::check(r.id->is_number() || (r.id->is_string() && r.id->get<std::string>().size() <= pqsig::cli::batch::kMaxIdBytes),
+                       "an unsafe id would be echoed");
   }
-  static const auto pq = pqsig::provider::find("pqsig");
-  pqsig::fuzz::check(pq.ok(), "the pqsig provider is missing");
-  const pqsig::ledger::Item it = item.view();
-  (void)pq.value()->verify(*it.suite, it.pk, it.msg, it.sig, it.opt);  // a Status, whatever the bytes
+  nlohmann::json reply;
+  if (!r.item) {
+    pqsig::fuzz::check(!r.error.empty(), "a refused line without a reason");
+    reply = nlohmann::json{{"ok", false}, {"error", r.error}};
+  } else {
+    static const auto pq = pqsig::provider::find("pqsig");
+    pqsig::fuzz::check(pq.ok(), "the pqsig provider is missing");
+    const pqsig::ledger::Item it = r.item->view();
+    const pqsig::Status st = pq.value()->verify(*it.suite, it.pk, it.msg, it.sig, it.opt);  // a Status, whatever the bytes
+    reply = nlohmann::json{{"ok", st.ok()}};
+  }
+  if (r.id) reply["id"] = *r.id;
+  const std::string text = pqsig::cli::batch::reply_text(reply);
+  pqsig::fuzz::check(text.find('\n') == std::string::npos, "a verdict spans several lines");
   return 0;
 }

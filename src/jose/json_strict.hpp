@@ -43,11 +43,52 @@ using ojson = nlohmann::ordered_json;
 inline constexpr std::size_t kMaxJsonBytes = 16u << 20;
 inline constexpr int kMaxJsonDepth = 32;
 
-inline Result<json> parse_strict(std::string_view text, std::string_view what) {
+/// The offset of the first byte of `text` that is not well-formed UTF-8 (RFC 3629 §4: no overlong
+/// forms, no surrogates, nothing above U+10FFFF), or npos. RFC 8259 §8.1: JSON text is UTF-8.
+inline std::size_t first_invalid_utf8(std::string_view text) noexcept {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len;
+    unsigned lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;  // overlong
+      if (c == 0xED) hi = 0x9F;  // surrogates
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;  // overlong
+      if (c == 0xF4) hi = 0x8F;  // above U+10FFFF
+    } else {
+      return i;
+    }
+    if (n - i < len || p[i + 1] < lo || p[i + 1] > hi) return i;
+    for (std::size_t k = 2; k < len; ++k)
+      if ((p[i + k] & 0xC0) != 0x80) return i;
+    i += len;
+  }
+  return std::string_view::npos;
+}
+
+/// Parse one JSON text under the library's limits (size, depth, duplicate names, UTF-8) into J:
+/// `json` (wiping strings, the default) or e.g. nlohmann::json for data that holds no secret.
+/// `max_depth` may only tighten kMaxJsonDepth.
+template <class J = json>
+inline Result<J> parse_strict(std::string_view text, std::string_view what, int max_depth = kMaxJsonDepth) {
   struct Dup {};
   struct TooDeep {};
+  if (max_depth > kMaxJsonDepth) max_depth = kMaxJsonDepth;
   if (text.size() > kMaxJsonBytes)
     return Error{Errc::invalid_length, std::string(what) + ": JSON text larger than " + std::to_string(kMaxJsonBytes) + " bytes"};
+  if (const std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos)
+    return Error{Errc::invalid_encoding, std::string(what) + ": invalid UTF-8 at byte " + std::to_string(bad)};
   std::vector<std::set<std::string>> stack;
   // nlohmann's lexer keeps the raw characters of the current token in a std::vector that it
   // neither wipes nor lets us replace; it is only ever overwritten from its start by the next
@@ -60,16 +101,18 @@ inline Result<json> parse_strict(std::string_view text, std::string_view what) {
   wrapped.append(text.data(), text.size());
   wrapped.append(",\"").append(text.size(), 'x').append("\"]");
   try {
-    json outer = json::parse(
+    J outer = J::parse(
         wrapped.begin(), wrapped.end(),
-        [&stack](int depth, json::parse_event_t ev, json& parsed) {
-          if (depth > kMaxJsonDepth + 1) throw TooDeep{};  // + 1: the wrapping array
+        [&stack, max_depth](int depth, typename J::parse_event_t ev, J& parsed) {
+          // A container's depth counts the wrapping array as 0, so the text's own top level is 1.
+          if ((ev == J::parse_event_t::object_start || ev == J::parse_event_t::array_start) && depth > max_depth)
+            throw TooDeep{};
           switch (ev) {
-            case json::parse_event_t::object_start: stack.emplace_back(); break;
-            case json::parse_event_t::object_end: if (!stack.empty()) stack.pop_back(); break;
-            case json::parse_event_t::key:
+            case J::parse_event_t::object_start: stack.emplace_back(); break;
+            case J::parse_event_t::object_end: if (!stack.empty()) stack.pop_back(); break;
+            case J::parse_event_t::key:
               if (!stack.empty()) {
-                const auto& k = parsed.template get_ref<const json::string_t&>();
+                const auto& k = parsed.template get_ref<const typename J::string_t&>();
                 if (!stack.back().insert(std::string(k.begin(), k.end())).second) throw Dup{};
               }
               break;
@@ -80,14 +123,21 @@ inline Result<json> parse_strict(std::string_view text, std::string_view what) {
         true);
     // Exactly one value between the pads (anything else was not one JSON text).
     if (!outer.is_array() || outer.size() != 3) return Error{Errc::invalid_encoding, std::string(what) + ": not valid JSON"};
-    json j = std::move(outer[1]);
+    J j = std::move(outer[1]);
     return j;
   } catch (const TooDeep&) {
-    return Error{Errc::invalid_encoding, std::string(what) + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth)};
+    return Error{Errc::invalid_encoding, std::string(what) + ": JSON nested deeper than " + std::to_string(max_depth)};
   } catch (const Dup&) {
     return Error{Errc::invalid_encoding, std::string(what) + ": duplicate member name"};
   } catch (const std::bad_alloc&) {
     return Error{Errc::invalid_length, std::string(what) + ": out of memory"};
+  } catch (const nlohmann::json::parse_error& e) {
+    // The offset in `text` of the byte that ended the parse (e.byte counts the bytes read, and the
+    // wrapping adds text.size() + 4 in front); nlohmann's message is not passed on: it quotes input.
+    const std::size_t front = text.size() + 4;
+    std::size_t at = e.byte > front ? e.byte - front - 1 : 0;
+    if (at > text.size()) at = text.size();
+    return Error{Errc::invalid_encoding, std::string(what) + ": not valid JSON (at byte " + std::to_string(at) + ")"};
   } catch (const std::exception&) {
     return Error{Errc::invalid_encoding, std::string(what) + ": not valid JSON"};
   }

@@ -11,6 +11,7 @@
 #include <set>
 #include <vector>
 
+#include "jose/json_strict.hpp"
 #include "pqsig/price.hpp"
 
 namespace pqsig::price {
@@ -58,27 +59,10 @@ std::string verdict_word(const SurfaceVerdict& v) {
 Result<Prediction> prediction_from_json(std::string_view text, const Workload& w) {
   if (text.size() > kPredictionMaxBytes)
     return Error{Errc::invalid_argument, "prediction: file larger than " + std::to_string(kPredictionMaxBytes) + " bytes"};
-  // Duplicate keys and excessive nesting are refused while parsing (nlohmann would keep the last).
-  std::vector<std::set<std::string>> keys;
-  std::string dup;
-  bool too_deep = false;
-  json::parser_callback_t cb = [&](int depth, json::parse_event_t ev, json& parsed) {
-    if (depth > kMaxDepth) too_deep = true;
-    if (ev == json::parse_event_t::object_start) keys.emplace_back();
-    else if (ev == json::parse_event_t::object_end && !keys.empty()) keys.pop_back();
-    else if (ev == json::parse_event_t::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second &&
-             dup.empty())
-      dup = parsed.get<std::string>();
-    return true;
-  };
-  json j;
-  try {
-    j = json::parse(text.begin(), text.end(), cb);
-  } catch (const json::exception& e) {
-    return Error{Errc::invalid_encoding, std::string("prediction: not valid JSON: ") + e.what()};
-  }
-  if (too_deep) return Error{Errc::invalid_encoding, "prediction: nested deeper than " + std::to_string(kMaxDepth)};
-  if (!dup.empty()) return Error{Errc::invalid_encoding, "prediction: duplicate key \"" + dup + "\""};
+  // The library's strict reader (duplicate names, UTF-8), nesting bounded tighter (kMaxDepth).
+  auto parsed = jose::detail::parse_strict<json>(text, "prediction", kMaxDepth);
+  if (!parsed) return parsed.error();
+  json j = std::move(parsed.value());
   try {
     Prediction p;
     p.text = std::string(text);

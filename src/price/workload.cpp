@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "jose/json_strict.hpp"
 #include "pqsig/price.hpp"
 
 namespace pqsig::price {
@@ -134,12 +135,10 @@ std::string suite_ref(const json& v, const std::string& path) {
 }  // namespace
 
 Result<Workload> workload_from_json(std::string_view text) {
-  json j;
-  try {
-    j = json::parse(text.begin(), text.end());
-  } catch (const json::exception& e) {  // parse_error, and out_of_range.406 (number overflow)
-    return Error{Errc::invalid_encoding, std::string("workload: not valid JSON: ") + e.what()};
-  }
+  // The library's strict reader: size, depth, duplicate names, UTF-8 (a workload file is user input).
+  auto parsed = jose::detail::parse_strict<json>(text, "workload");
+  if (!parsed) return parsed.error();
+  const json j = std::move(parsed.value());
   try {
     Workload w = default_workload();
     check_keys(j, "", {"surfaces", "cpu_budget_ms", "production_cpu_factor", "header_cap_bytes", "block_budget_vu",

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "jose/json_strict.hpp"
 #include "pqsig/sf.hpp"
 
 namespace pqsig::sf {
@@ -128,8 +129,10 @@ std::string to_test_json(const Field& f) {
 }
 
 Result<Field> from_test_json(FieldType t, std::string_view text) {
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
-  if (j.is_discarded()) return Error{Errc::invalid_encoding, "structured field JSON: not valid JSON"};
+  // The library's strict reader (size, depth, duplicate names, UTF-8): the text comes from the user.
+  auto parsed = jose::detail::parse_strict<json>(text, "structured field JSON");
+  if (!parsed) return parsed.error();
+  const json j = std::move(parsed.value());
   Field f;
   f.type = t;
   switch (t) {
