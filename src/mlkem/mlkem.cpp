@@ -274,9 +274,89 @@ struct LoneEntryAndHek {
 // (suffix 1111), 32 bytes out each (FIPS 202 Algorithm 8). Decaps uses it for the §7.3 check
 // H(ek) and K̄ = J(z ‖ c), whose inputs are about as long. Lane 1 may hold a secret (z): the state
 // and the block buffer are wiped.
-void sha3_256_and_shake256(byte_span a, byte_span b0, byte_span b1, std::uint8_t out_a[32],
-                           std::uint8_t out_b[32]) noexcept {
+// With `entry` (and a 4-way AVX-512VL permutation, whose cost is about that of the two-way one),
+// a third lane samples Â[i][j] = SampleNTT(ρ ‖ j ‖ i) (Algorithm 7; public) during the first
+// kSampleNttFirst permutations (the messages are longer than that), finishing on the single-state
+// permutation in the rare case it needs more: ML-KEM-768's lone ninth Â entry rides for free.
+// Returns true when it sampled the entry; false (nothing sampled) without one or when it cannot.
+bool sha3_256_and_shake256(byte_span a, byte_span b0, byte_span b1, std::uint8_t out_a[32],
+                           std::uint8_t out_b[32], const PolyOps* ops = nullptr, NttPoly* entry = nullptr,
+                           const std::uint8_t* rho = nullptr, std::uint8_t ej = 0, std::uint8_t ei = 0) noexcept {
   constexpr std::size_t R = 136;
+  const hash::detail::KeccakX4Backend* x4 = entry ? hash::detail::keccak_x4_backend_avx512() : nullptr;
+  if (x4 && (a.size() / R + 1 < kSampleNttFirst || (b0.size() + b1.size()) / R + 1 < kSampleNttFirst))
+    x4 = nullptr;  // too short to carry the entry: the two-way path below, no entry
+  if (x4) {
+    constexpr std::size_t XR = hash::kShake128Rate;
+    std::uint64_t st[25][4] = {};
+    alignas(8) std::uint8_t blk[R];
+    alignas(32) std::uint8_t ebuf[kSampleNttFirst * XR];
+    {
+      std::uint8_t in[XR] = {};  // ρ ‖ j ‖ i, padded (SHAKE suffix 1111, pad10*1)
+      std::memcpy(in, rho, 32);
+      in[32] = ej;
+      in[33] = ei;
+      in[34] = 0x1F;
+      in[XR - 1] |= 0x80;
+      for (std::size_t w = 0; w < XR / 8; ++w) st[w][2] = load64(in + 8 * w);
+    }
+    const std::size_t la = a.size(), lb = b0.size() + b1.size();
+    const std::size_t na = la / R + 1, nb = lb / R + 1;
+    const auto block = [&](byte_span p0, byte_span p1, std::size_t len, std::size_t i, std::uint8_t suffix) {
+      std::memset(blk, 0, R);
+      const std::size_t off = i * R, n = len - off < R ? len - off : R;
+      for (std::size_t j = 0; j < n;) {
+        const std::size_t pos = off + j;
+        std::size_t take;
+        if (pos < p0.size()) {
+          take = p0.size() - pos < n - j ? p0.size() - pos : n - j;
+          std::memcpy(blk + j, p0.data() + pos, take);
+        } else {
+          take = n - j;
+          std::memcpy(blk + j, p1.data() + (pos - p0.size()), take);
+        }
+        j += take;
+      }
+      if (n < R) {
+        blk[n] ^= suffix;
+        blk[R - 1] ^= 0x80;
+      }
+    };
+    const std::size_t nmax = na > nb ? na : nb;
+    for (std::size_t i = 0; i < nmax; ++i) {
+      if (i < na) {
+        block(a, byte_span{}, la, i, 0x06);
+        for (std::size_t w = 0; w < R / 8; ++w) st[w][0] ^= load64(blk + 8 * w);
+      }
+      if (i < nb) {
+        block(b0, b1, lb, i, 0x1F);
+        for (std::size_t w = 0; w < R / 8; ++w) st[w][1] ^= load64(blk + 8 * w);
+      }
+      x4->permute(st);  // a lane already finished is permuted for nothing (its output was read)
+      if (i < kSampleNttFirst)
+        for (std::size_t w = 0; w < XR / 8; ++w) std::memcpy(ebuf + XR * i + 8 * w, &st[w][2], 8);
+      if (i + 1 == na)
+        for (int w = 0; w < 4; ++w) std::memcpy(out_a + 8 * w, &st[w][0], 8);
+      if (i + 1 == nb)
+        for (int w = 0; w < 4; ++w) std::memcpy(out_b + 8 * w, &st[w][1], 8);
+      if (i + 1 == kSampleNttFirst) {
+        int count = ops->sample_ntt_parse(entry->c, 0, ebuf, sizeof ebuf);
+        if (count < kN) {  // rare: more SHAKE128 blocks, on the single-state permutation
+          std::uint64_t x[25];
+          for (int w = 0; w < 25; ++w) x[w] = st[w][2];
+          while (count < kN) {
+            hash::keccak_f1600(x);
+            std::uint8_t eb[XR];
+            for (std::size_t w = 0; w < XR / 8; ++w) std::memcpy(eb + 8 * w, &x[w], 8);
+            count = ops->sample_ntt_parse(entry->c, count, eb, XR);
+          }
+        }
+      }
+    }
+    secure_zero(st, sizeof st);
+    secure_zero(blk, sizeof blk);
+    return true;
+  }
   std::uint64_t st[25][2] = {};
   alignas(8) std::uint8_t blk[R];
   const std::size_t la = a.size(), lb = b0.size() + b1.size();
@@ -329,6 +409,7 @@ void sha3_256_and_shake256(byte_span a, byte_span b0, byte_span b1, std::uint8_t
   }
   secure_zero(st, sizeof st);
   secure_zero(blk, sizeof blk);
+  return false;  // no entry sampled here
 }
 
 template <class T>
@@ -655,12 +736,24 @@ struct Scheme {
     const std::uint8_t* hek = ek + kEk;
     const std::uint8_t* z = hek + 32;
     Wiped<std::uint8_t[32]> k_bar;  // K̄ = J(z ‖ c)
+    NttPoly a[k * k];
+    const std::uint8_t* rho = ek + 384 * k;
+    // k = 3 (Â's nine entries: eight per 8-way batch and a lone one): the lone last entry rides
+    // beside H(ek) and J on the 4-way AVX-512VL permutation when there is one.
+    constexpr bool kLone = (k * k) % 8 == 1;
+    bool lone_done = false;
     if (check_hash) {
       std::uint8_t h[32];
-      sha3_256_and_shake256(byte_span(ek, kEk), byte_span(z, 32), byte_span(c, kCt), h, k_bar.v);
+      lone_done = sha3_256_and_shake256(byte_span(ek, kEk), byte_span(z, 32), byte_span(c, kCt), h, k_bar.v,
+                                        kLone ? &ops : nullptr, kLone ? &a[k * k - 1] : nullptr, rho,
+                                        static_cast<std::uint8_t>(k - 1), static_cast<std::uint8_t>(k - 1));
       if (!ct_equal(byte_span(h, 32), byte_span(hek, 32))) return false;  // public: H of the public ek
     } else {
       J(k_bar.v, byte_span(z, 32), byte_span(c, kCt));
+    }
+    if (lone_done) {
+      XofJob jobs[k * k];
+      run_xof_jobs(ops, jobs, matrix_jobs<k>(jobs, a, rho, k * k - 1));
     }
     Wiped<std::uint8_t[32]> m_prime;
     {
@@ -672,9 +765,9 @@ struct Scheme {
     G(kr.v, byte_span(m_prime.v, 32), byte_span(hek, 32));
     NttPoly t_hat[k];
     for (int i = 0; i < k; ++i) ops.decode_decompress(12, ek + 384 * i, t_hat[i].c);
-    NttPoly a[k * k];
     Wiped<std::uint8_t[kCt]> c_prime;  // c' = K-PKE.Encrypt(ek_PKE, m', r')
-    kpke_encrypt(t_hat, nullptr, a, ek + 384 * k, m_prime.v, kr.v + 32, c_prime.v);
+    if (lone_done) kpke_encrypt(t_hat, a, nullptr, nullptr, m_prime.v, kr.v + 32, c_prime.v);
+    else kpke_encrypt(t_hat, nullptr, a, rho, m_prime.v, kr.v + 32, c_prime.v);
     const std::uint8_t differ = ct::neq_mask(c, c_prime.v, kCt);
     std::memcpy(K, kr.v, 32);
     ct::cmov(K, k_bar.v, 32, differ);
