@@ -24,12 +24,14 @@ interop-deps:
 test: build interop-deps
 	@ctest --test-dir $(BUILD) --output-on-failure -j$$(nproc)
 
-# `make price` builds only the library and the CLI (tests and benchmarks build under `make test` /
-# `make bench`), then measures. PRICE_ARGS passes options: make price PRICE_ARGS="--quick --html r.html"
+# `make price` builds only the library and build/pqsig-price (`pqsig price` alone: no verifier
+# service, no client, no tests or benchmarks), measures, then builds the full CLI build/pqsig.
+# PRICE_ARGS passes options: make price PRICE_ARGS="--quick --html r.html"
 PRICE_ARGS ?=
 price: configure
+	@cmake --build $(BUILD) -j$$(nproc) --target pqsig_price
+	@./$(BUILD)/pqsig-price price $(PRICE_ARGS)
 	@cmake --build $(BUILD) -j$$(nproc) --target pqsig_cli
-	@./$(BUILD)/pqsig price $(PRICE_ARGS)
 
 # The JavaScript engines of `pqsig price --engine` (bench/engines: Node >= 24, workerd,
 # @noble/post-quantum), pinned by bench/engines/package-lock.json; run as subprocesses, never linked.

@@ -82,6 +82,11 @@ int main(int argc, char** argv) {
   app.add_flag_callback("--allow-insecure-key-perms", [] { io::set_allow_insecure_key_perms(true); },
                         "use private key files readable by group/others (also: PQSIG_ALLOW_INSECURE_KEY_PERMS=1)");
   int rc = kExitOk;
+#if defined(PQSIG_CLI_PRICE_ONLY)
+  // build/pqsig-price (`make price`): only `price`, so it builds without the verifier service
+  // (Boost.Beast), the client (libcurl) and the other commands; build/pqsig has them all.
+  register_price(app);
+#else
   register_docgen(app);  // `completion` and the man page walk the whole tree when they run
   register_suites(app);
   register_keys(app);
@@ -95,6 +100,7 @@ int main(int argc, char** argv) {
   register_serve(app);
   register_fetch(app);
   register_hbs(app);
+#endif
   try {
     if (argc <= 1) {  // bare `pqsig`: the usage, as an error
       std::cerr << app.help();

@@ -139,6 +139,9 @@ class KemPrivateKey {
   byte_span public_key() const noexcept;
   byte_span private_key() const noexcept;
   Result<SecretBytes> decaps(byte_span ciphertext) const;
+  /// The expanded private key when the suite has one (ML-KEM: the FIPS 203 dk), else empty.
+  /// Secret, like private_key().
+  byte_span expanded_key() const noexcept;
 
   explicit KemPrivateKey(std::unique_ptr<detail::KemDecapsImpl> impl) noexcept;
 
@@ -171,5 +174,13 @@ class KemPublicKey {
  private:
   std::unique_ptr<detail::KemEncapsImpl> impl_;
 };
+
+/// One encapsulation from the encoded public key with nothing prepared or kept: the cold path
+/// (an ephemeral key, as in a TLS 1.3 handshake; liboqs' OQS_KEM_encaps). The key checks of
+/// from_public are included. KemPublicKey keeps a prepared key for repeated use.
+Result<Encapsulation> kem_encaps_once(const SuiteInfo& suite, byte_span pub);
+/// One decapsulation from the encoded private key (any form from_private takes, or ML-KEM's
+/// expanded dk, hash-checked) with nothing prepared or kept: the cold path.
+Result<SecretBytes> kem_decaps_once(const SuiteInfo& suite, byte_span priv, byte_span ciphertext);
 
 }  // namespace pqsig

@@ -48,9 +48,18 @@ bool has_avx2() noexcept { return !g_forced.load(std::memory_order_relaxed) && f
 bool has_sha_ni() noexcept { return !g_forced.load(std::memory_order_relaxed) && features().sha; }
 bool has_bmi2() noexcept { return !g_forced.load(std::memory_order_relaxed) && features().bmi2; }
 // __builtin_cpu_supports also checks that the OS saves the AVX-512 register state (XCR0).
+// PQSIG_FORCE_AVX2=1: behave as an AVX2-only CPU (no AVX-512 kernel is selected), to measure and
+// test the AVX2 paths on an AVX-512 machine.
+static bool avx512_allowed() noexcept {
+  static const bool allowed = [] {
+    const char* v = std::getenv("PQSIG_FORCE_AVX2");
+    return !(v && std::strcmp(v, "1") == 0);
+  }();
+  return allowed;
+}
 bool has_avx512f() noexcept {
 #if defined(PQSIG_X86)
-  static const bool f = __builtin_cpu_supports("avx512f");
+  static const bool f = __builtin_cpu_supports("avx512f") && avx512_allowed();
   return f && has_avx2();
 #else
   return false;
@@ -58,7 +67,7 @@ bool has_avx512f() noexcept {
 }
 bool has_avx512vl() noexcept {
 #if defined(PQSIG_X86)
-  static const bool vl = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  static const bool vl = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && avx512_allowed();
   return vl && has_avx2();
 #else
   return false;
@@ -68,7 +77,7 @@ bool has_avx512_vbmi2() noexcept {
 #if defined(PQSIG_X86)
   static const bool v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
-                        __builtin_cpu_supports("avx512vbmi2");
+                        __builtin_cpu_supports("avx512vbmi2") && avx512_allowed();
   return v && has_avx2();
 #else
   return false;

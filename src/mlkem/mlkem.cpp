@@ -102,14 +102,20 @@ inline XofJob noise_job(std::uint16_t* out, const std::uint8_t sigma[32], int et
 // PRF lanes read 64η bytes. With h_in (count ≤ 7, SampleNTT jobs only), the eighth lane absorbs
 // the first kSampleNttFirst SHAKE256-rate blocks of h_in — the start of a SHA3-256 sponge — and
 // leaves its state in h_state: a hash of public data riding on the batch's permutations.
+// With h_continue, the eighth lane resumes from h_state (blocks already absorbed) instead of
+// starting empty, and h_in points at its next block.
 void run_xof_jobs(const PolyOps& ops, const XofJob* jobs, int count, const std::uint8_t* h_in = nullptr,
-                  std::uint64_t* h_state = nullptr) noexcept {
+                  std::uint64_t* h_state = nullptr, bool h_continue = false) noexcept {
   constexpr std::size_t kBuf = kSampleNttFirst * hash::kShake128Rate;  // ≥ 2 SHAKE256 blocks (PRF_3)
   static_assert(kBuf >= 2 * hash::kShake256Rate);
   alignas(32) std::uint8_t buf[8][kBuf];
   std::size_t secret_bytes[8] = {};  // how much of buf[l] has held PRF output (wiped at the end)
-  for (int g = 0; g < count; g += 8) {
-    const int n = count - g < 8 ? count - g : 8;
+  // Without the 8-way backend a group of four lanes costs one 4-way permutation per block and
+  // eight cost two: groups of four, so that a lone fifth job (ML-KEM-512's e2) runs on the
+  // single-state sponge instead of a second 4-way call. With h_in, one group of eight.
+  const int group = (h_in || hash::ShakeX8::eight_way()) ? 8 : 4;
+  for (int g = 0; g < count; g += group) {
+    const int n = count - g < group ? count - g : group;
     const XofJob* J = jobs + g;
     bool any_prf = false;
     for (int l = 0; l < n; ++l) {
@@ -149,8 +155,13 @@ void run_xof_jobs(const PolyOps& ops, const XofJob* jobs, int count, const std::
       outs[l] = buf[l];
     }
     secure_zero(in, sizeof in);
+    // A PRF lane squeezes as many blocks as the longest lane of its group (three beside SampleNTT
+    // lanes): all of them are wiped.
+    for (int l = 0; l < n; ++l)
+      if (J[l].eta != 0 && blocks * hash::kShake256Rate > secret_bytes[l]) secret_bytes[l] = blocks * hash::kShake256Rate;
     if (h_in) {  // count ≤ 7, so this is the only group; blocks == kSampleNttFirst
       x.start_long(7, hash::kShake256Rate);
+      if (h_continue) x.load_lane(7, h_state);
       x.squeeze_blocks_absorbing(outs, blocks, 7, h_in);
       x.save_lane(7, h_state);
     } else {
@@ -257,6 +268,149 @@ struct LoneEntryAndHek {
     std::memcpy(out, h, 32);
   }
 };
+
+// Two rate-136 sponges side by side on the two-way permutation (one AVX-512VL permutation for
+// both; two single ones otherwise): lane 0 = SHA3-256(a) (suffix 01), lane 1 = SHAKE256(b0 ‖ b1)
+// (suffix 1111), 32 bytes out each (FIPS 202 Algorithm 8). Decaps uses it for the §7.3 check
+// H(ek) and K̄ = J(z ‖ c), whose inputs are about as long. Lane 1 may hold a secret (z): the state
+// and the block buffer are wiped.
+// With `entry` (and a 4-way AVX-512VL permutation, whose cost is about that of the two-way one),
+// a third lane samples Â[i][j] = SampleNTT(ρ ‖ j ‖ i) (Algorithm 7; public) during the first
+// kSampleNttFirst permutations (the messages are longer than that), finishing on the single-state
+// permutation in the rare case it needs more: ML-KEM-768's lone ninth Â entry rides for free.
+// Returns true when it sampled the entry; false (nothing sampled) without one or when it cannot.
+bool sha3_256_and_shake256(byte_span a, byte_span b0, byte_span b1, std::uint8_t out_a[32],
+                           std::uint8_t out_b[32], const PolyOps* ops = nullptr, NttPoly* entry = nullptr,
+                           const std::uint8_t* rho = nullptr, std::uint8_t ej = 0, std::uint8_t ei = 0) noexcept {
+  constexpr std::size_t R = 136;
+  const hash::detail::KeccakX4Backend* x4 = entry ? hash::detail::keccak_x4_backend_avx512() : nullptr;
+  if (x4 && (a.size() / R + 1 < kSampleNttFirst || (b0.size() + b1.size()) / R + 1 < kSampleNttFirst))
+    x4 = nullptr;  // too short to carry the entry: the two-way path below, no entry
+  if (x4) {
+    constexpr std::size_t XR = hash::kShake128Rate;
+    std::uint64_t st[25][4] = {};
+    alignas(8) std::uint8_t blk[R];
+    alignas(32) std::uint8_t ebuf[kSampleNttFirst * XR];
+    {
+      std::uint8_t in[XR] = {};  // ρ ‖ j ‖ i, padded (SHAKE suffix 1111, pad10*1)
+      std::memcpy(in, rho, 32);
+      in[32] = ej;
+      in[33] = ei;
+      in[34] = 0x1F;
+      in[XR - 1] |= 0x80;
+      for (std::size_t w = 0; w < XR / 8; ++w) st[w][2] = load64(in + 8 * w);
+    }
+    const std::size_t la = a.size(), lb = b0.size() + b1.size();
+    const std::size_t na = la / R + 1, nb = lb / R + 1;
+    const auto block = [&](byte_span p0, byte_span p1, std::size_t len, std::size_t i, std::uint8_t suffix) {
+      std::memset(blk, 0, R);
+      const std::size_t off = i * R, n = len - off < R ? len - off : R;
+      for (std::size_t j = 0; j < n;) {
+        const std::size_t pos = off + j;
+        std::size_t take;
+        if (pos < p0.size()) {
+          take = p0.size() - pos < n - j ? p0.size() - pos : n - j;
+          std::memcpy(blk + j, p0.data() + pos, take);
+        } else {
+          take = n - j;
+          std::memcpy(blk + j, p1.data() + (pos - p0.size()), take);
+        }
+        j += take;
+      }
+      if (n < R) {
+        blk[n] ^= suffix;
+        blk[R - 1] ^= 0x80;
+      }
+    };
+    const std::size_t nmax = na > nb ? na : nb;
+    for (std::size_t i = 0; i < nmax; ++i) {
+      if (i < na) {
+        block(a, byte_span{}, la, i, 0x06);
+        for (std::size_t w = 0; w < R / 8; ++w) st[w][0] ^= load64(blk + 8 * w);
+      }
+      if (i < nb) {
+        block(b0, b1, lb, i, 0x1F);
+        for (std::size_t w = 0; w < R / 8; ++w) st[w][1] ^= load64(blk + 8 * w);
+      }
+      x4->permute(st);  // a lane already finished is permuted for nothing (its output was read)
+      if (i < kSampleNttFirst)
+        for (std::size_t w = 0; w < XR / 8; ++w) std::memcpy(ebuf + XR * i + 8 * w, &st[w][2], 8);
+      if (i + 1 == na)
+        for (int w = 0; w < 4; ++w) std::memcpy(out_a + 8 * w, &st[w][0], 8);
+      if (i + 1 == nb)
+        for (int w = 0; w < 4; ++w) std::memcpy(out_b + 8 * w, &st[w][1], 8);
+      if (i + 1 == kSampleNttFirst) {
+        int count = ops->sample_ntt_parse(entry->c, 0, ebuf, sizeof ebuf);
+        if (count < kN) {  // rare: more SHAKE128 blocks, on the single-state permutation
+          std::uint64_t x[25];
+          for (int w = 0; w < 25; ++w) x[w] = st[w][2];
+          while (count < kN) {
+            hash::keccak_f1600(x);
+            std::uint8_t eb[XR];
+            for (std::size_t w = 0; w < XR / 8; ++w) std::memcpy(eb + 8 * w, &x[w], 8);
+            count = ops->sample_ntt_parse(entry->c, count, eb, XR);
+          }
+        }
+      }
+    }
+    secure_zero(st, sizeof st);
+    secure_zero(blk, sizeof blk);
+    return true;
+  }
+  std::uint64_t st[25][2] = {};
+  alignas(8) std::uint8_t blk[R];
+  const std::size_t la = a.size(), lb = b0.size() + b1.size();
+  const std::size_t na = la / R + 1, nb = lb / R + 1;  // blocks, the padded last one included
+  // block i of a message given in two pieces, padded when it is the last one
+  const auto block = [&](byte_span p0, byte_span p1, std::size_t len, std::size_t i, std::uint8_t suffix) {
+    std::memset(blk, 0, R);
+    const std::size_t off = i * R, n = len - off < R ? len - off : R;
+    for (std::size_t j = 0; j < n;) {  // copy [off, off + n) out of p0 ‖ p1
+      const std::size_t pos = off + j;
+      std::size_t take;
+      if (pos < p0.size()) {
+        take = p0.size() - pos < n - j ? p0.size() - pos : n - j;
+        std::memcpy(blk + j, p0.data() + pos, take);
+      } else {
+        take = n - j;
+        std::memcpy(blk + j, p1.data() + (pos - p0.size()), take);
+      }
+      j += take;
+    }
+    if (n < R) {
+      blk[n] ^= suffix;
+      blk[R - 1] ^= 0x80;
+    }
+  };
+  const std::size_t nmax = na > nb ? na : nb;
+  for (std::size_t i = 0; i < nmax; ++i) {
+    if (i < na) {
+      block(a, byte_span{}, la, i, 0x06);
+      for (std::size_t w = 0; w < R / 8; ++w) st[w][0] ^= load64(blk + 8 * w);
+    }
+    if (i < nb) {
+      block(b0, b1, lb, i, 0x1F);
+      for (std::size_t w = 0; w < R / 8; ++w) st[w][1] ^= load64(blk + 8 * w);
+    }
+    if (i < na && i < nb) {
+      hash::detail::keccak_f1600_x2(st);
+    } else {  // one message is longer: its remaining blocks on the single-state permutation
+      const int l = i < na ? 0 : 1;
+      std::uint64_t one[25];
+      for (int w = 0; w < 25; ++w) one[w] = st[w][l];
+      hash::keccak_f1600(one);
+      for (int w = 0; w < 25; ++w) st[w][l] = one[w];
+      secure_zero(one, sizeof one);
+    }
+  }
+  for (int w = 0; w < 4; ++w) {
+    std::memcpy(out_a + 8 * w, &st[w][0], 8);
+    std::memcpy(out_b + 8 * w, &st[w][1], 8);
+  }
+  secure_zero(st, sizeof st);
+  secure_zero(blk, sizeof blk);
+  return false;  // no entry sampled here
+}
 
 template <class T>
 struct Wiped {  // a stack secret wiped on scope exit
@@ -402,26 +556,36 @@ struct Scheme {
     for (int i = 0; i < k; ++i) ops.compress_encode(12, s_hat[i].c, dk + 384 * i);
   }
 
-  // FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), with ek_PKE already decoded (t̂) and
-  // its matrix Â expanded (EkState).
-  static void kpke_encrypt(const EkState& ek, const std::uint8_t m[32], const std::uint8_t r[32],
-                           std::uint8_t* c) noexcept {
+  // FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), with ek_PKE already decoded (t̂).
+  // Â (row-major, k·k entries) is `a` when expanded already (a prepared EkState), or is sampled
+  // here from ρ into a_fill (the cold path; a == nullptr) — for k = 2 in the same XOF batch as
+  // the noise (4 + 5 jobs: one 8-way batch and a lone e2, or two 4-way batches and a lone e2).
+  static void kpke_encrypt(const NttPoly* t_hat, const NttPoly* a, NttPoly* a_fill, const std::uint8_t* rho,
+                           const std::uint8_t m[32], const std::uint8_t r[32], std::uint8_t* c) noexcept {
     const PolyOps& ops = poly_ops();
     Wiped<NttPoly[k]> y;   // y, then ŷ
     Wiped<Poly[k + 1]> e;  // e1 (k polys), e2
     Wiped<Poly> mu, v, u;
     {
-      XofJob jobs[2 * k + 1];  // y: η1 (N = 0 .. k−1); e1, e2: η2 (N = k .. 2k)
-      for (int i = 0; i < k; ++i) jobs[i] = noise_job(y.v[i].c, r, P::eta1, i);
-      for (int i = 0; i <= k; ++i) jobs[k + i] = noise_job(e.v[i].c, r, P::eta2, k + i);
-      run_xof_jobs(ops, jobs, 2 * k + 1);
+      constexpr bool kJoint = k == 2;
+      XofJob jobs[k * k + 2 * k + 1];
+      int n = 0;
+      if (!a) {
+        if (kJoint) n = matrix_jobs<k>(jobs, a_fill, rho);
+        else run_xof_jobs(ops, jobs, matrix_jobs<k>(jobs, a_fill, rho));
+        a = a_fill;
+      }
+      // y: η1 (N = 0 .. k−1); e1, e2: η2 (N = k .. 2k)
+      for (int i = 0; i < k; ++i) jobs[n++] = noise_job(y.v[i].c, r, P::eta1, i);
+      for (int i = 0; i <= k; ++i) jobs[n++] = noise_job(e.v[i].c, r, P::eta2, k + i);
+      run_xof_jobs(ops, jobs, n);
     }
     for (int i = 0; i < k; ++i) ops.ntt(y.v[i].c);
     const NttPoly* y_hat = y.v;
     // u = NTT^-1(Âᵀ ∘ ŷ) + e1 ; c1 = ByteEncode_du(Compress_du(u))
     for (int i = 0; i < k; ++i) {
       Wiped<NttPoly> acc;
-      ops.multiply_ntts_sum(acc.v, ek.a + i, k, y_hat, k);
+      ops.multiply_ntts_sum(acc.v, a + i, k, y_hat, k);
       ops.ntt_inverse(acc.v.c);
       std::memcpy(u.v.c, acc.v.c, sizeof u.v.c);
       poly_add(u.v, e.v[i]);
@@ -432,7 +596,7 @@ struct Scheme {
     // v = NTT^-1(t̂ᵀ ∘ ŷ) + e2 + μ ; c2 = ByteEncode_dv(Compress_dv(v))
     {
       Wiped<NttPoly> acc;
-      ops.multiply_ntts_sum(acc.v, ek.t_hat, 1, y_hat, k);
+      ops.multiply_ntts_sum(acc.v, t_hat, 1, y_hat, k);
       ops.ntt_inverse(acc.v.c);
       std::memcpy(v.v.c, acc.v.c, sizeof v.v.c);
     }
@@ -497,6 +661,119 @@ struct Scheme {
     std::memcpy(st.z, z, 32);
   }
 
+  // ---------------------------------------------------------------- the cold path (from bytes)
+  // FIPS 203 §7.2's modulus check fused with the decoding Encaps needs anyway: t̂[i] =
+  // ByteDecode_12(ek[384i, 384i+384)) (reduced mod q by the kernel), re-encoded and compared with
+  // ek: equal iff every 12-bit value was < q. One decode, not two; ek is public.
+  static bool decode_ek_checked(const PolyOps& ops, const std::uint8_t* ek, NttPoly* t_hat) noexcept {
+    bool ok = true;
+    alignas(32) std::uint8_t re[384];
+    for (int i = 0; i < k; ++i) {
+      ops.decode_decompress(12, ek + 384 * i, t_hat[i].c);
+      ops.compress_encode(12, t_hat[i].c, re);
+      ok &= std::memcmp(re, ek + 384 * i, 384) == 0;
+    }
+    return ok;
+  }
+
+  // FIPS 203, Algorithm 17 from the encoded ek (Algorithm 20's key, the §7.2 check included):
+  // nothing is kept, so nothing is allocated or wiped beyond the stack secrets; Â is sampled
+  // into a stack array (public) beside the noise. False when the modulus check fails.
+  static bool encaps_cold(const std::uint8_t* ek, const std::uint8_t m[32], std::uint8_t K[32],
+                          std::uint8_t* c) noexcept {
+    const PolyOps& ops = poly_ops();
+    NttPoly t_hat[k];
+    if (!decode_ek_checked(ops, ek, t_hat)) return false;
+    std::uint8_t hek[32];
+    NttPoly a[k * k];
+    const std::uint8_t* rho = ek + 384 * k;
+    if (hash::ShakeX8::eight_way()) {
+      // Â first, seven entries per 8-way batch, with H(ek) absorbing three blocks on the eighth
+      // lane of each batch (its permutations are free there) while full blocks remain; the rest
+      // of H on the single-state permutation. Then G, then the noise (kpke_encrypt).
+      constexpr std::size_t kHRate = LoneEntryAndHek::kHRate, kRide = kSampleNttFirst;
+      LoneEntryAndHek h;  // only its H half: h.h (state), h.hb (blocks absorbed), finish()
+      int e = 0;
+      while (e < k * k) {
+        XofJob jobs[7];
+        const int n = k * k - e < 7 ? k * k - e : 7;
+        for (int j = 0; j < n; ++j) jobs[j] = matrix_job(a[e + j].c, rho, (e + j) % k, (e + j) / k);
+        if ((h.hb + kRide) * kHRate <= kEk) {
+          run_xof_jobs(ops, jobs, n, ek + h.hb * kHRate, h.h, h.hb > 0);
+          h.hb += kRide;
+        } else {
+          run_xof_jobs(ops, jobs, n);
+        }
+        e += n;
+      }
+      if (h.hb == 0) H(hek, byte_span(ek, kEk));
+      else h.finish(ek, kEk, hek);
+      Wiped<std::uint8_t[64]> kr;  // (K, r) = G(m ‖ H(ek))
+      G(kr.v, byte_span(m, 32), byte_span(hek, 32));
+      kpke_encrypt(t_hat, a, nullptr, nullptr, m, kr.v + 32, c);
+      std::memcpy(K, kr.v, 32);
+      CT_DECLASSIFY(c, kCt);
+      return true;
+    }
+    H(hek, byte_span(ek, kEk));
+    Wiped<std::uint8_t[64]> kr;  // (K, r) = G(m ‖ H(ek))
+    G(kr.v, byte_span(m, 32), byte_span(hek, 32));
+    kpke_encrypt(t_hat, nullptr, a, rho, m, kr.v + 32, c);
+    std::memcpy(K, kr.v, 32);
+    CT_DECLASSIFY(c, kCt);
+    return true;
+  }
+
+  // FIPS 203, Algorithm 18 from the encoded dk (hash-checked by the caller): ŝ decoded into a
+  // wiped stack array, H(ek) and z read from dk (H(ek) is not recomputed), t̂ decoded and Â
+  // sampled for the re-encryption; no heap object, nothing wiped but what held secrets.
+  // With check_hash, FIPS 203 §7.3's hash check H(ek) == dk's H(ek) runs here, beside K̄ = J(z ‖ c)
+  // on the two-way permutation; false when it fails (K is then not written).
+  static bool decaps_cold(const std::uint8_t* dk, const std::uint8_t* c, std::uint8_t K[32],
+                          bool check_hash) noexcept {
+    const PolyOps& ops = poly_ops();
+    const std::uint8_t* ek = dk + kDkPke;
+    const std::uint8_t* hek = ek + kEk;
+    const std::uint8_t* z = hek + 32;
+    Wiped<std::uint8_t[32]> k_bar;  // K̄ = J(z ‖ c)
+    NttPoly a[k * k];
+    const std::uint8_t* rho = ek + 384 * k;
+    // k = 3 (Â's nine entries: eight per 8-way batch and a lone one): the lone last entry rides
+    // beside H(ek) and J on the 4-way AVX-512VL permutation when there is one.
+    constexpr bool kLone = (k * k) % 8 == 1;
+    bool lone_done = false;
+    if (check_hash) {
+      std::uint8_t h[32];
+      lone_done = sha3_256_and_shake256(byte_span(ek, kEk), byte_span(z, 32), byte_span(c, kCt), h, k_bar.v,
+                                        kLone ? &ops : nullptr, kLone ? &a[k * k - 1] : nullptr, rho,
+                                        static_cast<std::uint8_t>(k - 1), static_cast<std::uint8_t>(k - 1));
+      if (!ct_equal(byte_span(h, 32), byte_span(hek, 32))) return false;  // public: H of the public ek
+    } else {
+      J(k_bar.v, byte_span(z, 32), byte_span(c, kCt));
+    }
+    if (lone_done) {
+      XofJob jobs[k * k];
+      run_xof_jobs(ops, jobs, matrix_jobs<k>(jobs, a, rho, k * k - 1));
+    }
+    Wiped<std::uint8_t[32]> m_prime;
+    {
+      Wiped<NttPoly[k]> s_hat;
+      for (int i = 0; i < k; ++i) ops.decode_decompress(12, dk + 384 * i, s_hat.v[i].c);
+      kpke_decrypt(s_hat.v, c, m_prime.v);
+    }
+    Wiped<std::uint8_t[64]> kr;  // (K', r') = G(m' ‖ h)
+    G(kr.v, byte_span(m_prime.v, 32), byte_span(hek, 32));
+    NttPoly t_hat[k];
+    for (int i = 0; i < k; ++i) ops.decode_decompress(12, ek + 384 * i, t_hat[i].c);
+    Wiped<std::uint8_t[kCt]> c_prime;  // c' = K-PKE.Encrypt(ek_PKE, m', r')
+    if (lone_done) kpke_encrypt(t_hat, a, nullptr, nullptr, m_prime.v, kr.v + 32, c_prime.v);
+    else kpke_encrypt(t_hat, nullptr, a, rho, m_prime.v, kr.v + 32, c_prime.v);
+    const std::uint8_t differ = ct::neq_mask(c, c_prime.v, kCt);
+    std::memcpy(K, kr.v, 32);
+    ct::cmov(K, k_bar.v, 32, differ);
+    return true;
+  }
+
   // FIPS 203 §7.2: modulus check — ByteEncode_12(ByteDecode_12(t̂ part)) == t̂ part.
   static bool ek_modulus_ok(const std::uint8_t* ek) noexcept {
     std::uint16_t f[kN];
@@ -520,7 +797,7 @@ struct Scheme {
   static void encaps_internal(const EkState& ek, const std::uint8_t m[32], std::uint8_t K[32], std::uint8_t* c) noexcept {
     Wiped<std::uint8_t[64]> kr;  // (K, r) = G(m ‖ H(ek))
     G(kr.v, byte_span(m, 32), byte_span(ek.hek, 32));
-    kpke_encrypt(ek, m, kr.v + 32, c);
+    kpke_encrypt(ek.t_hat, ek.a, nullptr, nullptr, m, kr.v + 32, c);
     std::memcpy(K, kr.v, 32);
     // The ciphertext is the public output of encapsulation.
     CT_DECLASSIFY(c, kCt);
@@ -537,7 +814,7 @@ struct Scheme {
     Wiped<std::uint8_t[32]> k_bar;  // K̄ = J(z ‖ c)
     J(k_bar.v, byte_span(dk.z, 32), byte_span(c, kCt));
     Wiped<std::uint8_t[kCt]> c_prime;  // c' = K-PKE.Encrypt(ek_PKE, m', r')
-    kpke_encrypt(dk.pub, m_prime.v, kr.v + 32, c_prime.v);
+    kpke_encrypt(dk.pub.t_hat, dk.pub.a, nullptr, nullptr, m_prime.v, kr.v + 32, c_prime.v);
     // if c ≠ c' then K' ← K̄ (branch-free, all bytes compared)
     const std::uint8_t differ = ct::neq_mask(c, c_prime.v, kCt);
     std::memcpy(K, kr.v, 32);
@@ -591,14 +868,20 @@ Result<Encapsulated> encaps_with(const EkState& st, byte_span m) {
   return out;
 }
 
+// The cold path: from the encoded ek, §7.2 check fused with the decoding (Scheme::encaps_cold).
 template <class P>
 Result<Encapsulated> do_encaps(byte_span ek, byte_span m) {
   using S = Scheme<P>;
-  if (auto st = do_check_ek<P>(ek); !st) return st.error();
+  if (ek.size() != S::kEk)
+    return Error{Errc::invalid_length, "ML-KEM encapsulation key must be " + std::to_string(S::kEk) +
+                                           " bytes, got " + std::to_string(ek.size())};
   if (m.size() != 32) return Error{Errc::invalid_length, "ML-KEM Encaps: m must be 32 bytes"};
-  EkState st;
-  S::expand_ek(ek, st, nullptr);
-  return encaps_with<P>(st, m);
+  Encapsulated out;
+  out.c.resize(S::kCt);
+  out.k = SecretBytes(32);
+  if (!S::encaps_cold(ek.data(), m.data(), out.k.data(), out.c.data()))
+    return Error{Errc::key_check_failed, "ML-KEM encapsulation key fails the FIPS 203 §7.2 modulus check"};
+  return out;
 }
 
 template <class P>
@@ -628,11 +911,10 @@ Result<SecretBytes> do_decaps(byte_span dk, byte_span c, bool check_hash) {
   if (auto ok = check_ct<P>(c); !ok) return ok.error();
   // The embedded ek and H(ek) are public (ek is the public key, H(ek) a hash of it).
   CT_DECLASSIFY(dk.data() + S::kDkPke, S::kEk + 32);
-  if (check_hash && !S::dk_hash_ok(dk.data()))
+  SecretBytes K(32);
+  if (!S::decaps_cold(dk.data(), c.data(), K.data(), check_hash))  // the cold path: no prepared key
     return Error{Errc::key_check_failed, "ML-KEM decapsulation key fails the FIPS 203 §7.3 hash check"};
-  auto st = std::unique_ptr<DkState>(new DkState);
-  S::expand_dk(dk, *st);
-  return decaps_with<P>(*st, c);
+  return K;
 }
 
 // Dispatch one call over the three parameter sets.

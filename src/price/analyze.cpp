@@ -78,19 +78,20 @@ void analyze(Report& rep) {
     SuiteVerdicts v;
     v.result = &r;
     if (r.available && r.suite->cls != SuiteClass::kem) {
-      const OpResult* sg = r.op("sign");
-      // An origin verifies one crawler's key on many requests: surfaces use the prepared key
-      // (when the suite has one); the ledger sees many keys and uses cold verification.
-      const OpResult* vp = r.op("verify_prepared");
+      // Cold figures (keys decoded from their encodings on every request) unless the surface
+      // says the keys are reused (key_reuse: prepared keys; a suite without a prepared form,
+      // MAC, uses its one figure). The ledger sees many keys and always uses cold verification.
       const OpResult* vf = r.op("verify");
-      if (sg) {
-        for (const auto& s : w.surfaces) {
-          const OpResult* sv = vp ? vp : vf;
-          if (s.verifications_per_request > 0 && !sv) continue;
-          v.surfaces.push_back(evaluate_surface(s, w, sg->stats.median_ns, sg->stats.p90_ns,
-                                                sv ? sv->stats.median_ns : 0, sv ? sv->stats.p90_ns : 0,
-                                                r.sizes.request_headers));
-        }
+      for (const auto& s : w.surfaces) {
+        const OpResult* sg = s.key_reuse && r.op("sign_prepared") ? r.op("sign_prepared") : r.op("sign");
+        const OpResult* sv = s.key_reuse && r.op("verify_prepared") ? r.op("verify_prepared") : vf;
+        if (!sg) continue;
+        if (s.verifications_per_request > 0 && !sv) continue;
+        const auto figures = [](const OpResult* o) {
+          return o ? OpFigures{o->stats.median_ns, o->stats.mean_ns, o->stats.p90_ns} : OpFigures{};
+        };
+        v.surfaces.push_back(evaluate_surface(s, w, figures(sg), figures(sv), r.sizes.request_headers,
+                                              s.key_reuse ? "prepared" : "cold"));
       }
       if (vf && r.suite->cls == SuiteClass::signature && ref_ns > 0) {
         const double vns = vf->stats.median_ns;

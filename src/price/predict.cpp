@@ -45,15 +45,15 @@ void check_predict_keys(const json& o, const std::string& path, std::initializer
 }
 
 std::vector<std::string> ops_of(const SuiteInfo& s) {
-  if (s.cls == SuiteClass::kem) return {"keygen", "encaps", "decaps"};
+  if (s.cls == SuiteClass::kem) return {"keygen", "encaps", "encaps_prepared", "decaps", "decaps_prepared"};
   if (s.cls == SuiteClass::mac) return {"keygen", "sign", "verify"};
-  return {"keygen", "sign", "verify", "verify_prepared"};
+  return {"keygen", "sign", "sign_prepared", "verify", "verify_prepared"};
 }
 
 }  // namespace
 
 std::string verdict_word(const SurfaceVerdict& v) {
-  return v.fits_median && v.fits_p90 ? "fits" : (v.fits_median ? "tail" : "over");
+  return v.fits_mean && v.fits_p90 ? "fits" : (v.fits_mean ? "tail" : "over");
 }
 
 Result<Prediction> prediction_from_json(std::string_view text, const Workload& w) {
@@ -192,7 +192,7 @@ std::vector<ReviewRow> review_prediction(const Prediction& p, const Report& rep)
         if (sv.surface == d.surface) {
           r.measured = true;
           r.measured_verdict = verdict_word(sv);
-          r.measured_ns = sv.cpu_ms_median * 1e6;
+          r.measured_ns = sv.cpu_ms_mean * 1e6;
         }
     }
     r.flipped = r.measured && r.measured_verdict != r.predicted_verdict;

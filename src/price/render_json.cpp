@@ -88,6 +88,11 @@ std::string render_json(const Report& rep) {
   j["suites_planned"] = rep.suites_planned;
   j["verdict"] = verdict_paragraph(rep);
   j["verify_semantics"] = "verify = cold, from the encoded public key on every call; verify_prepared = a key decoded once";
+  j["operation_semantics"] =
+      "sign, verify, encaps, decaps = cold: from the encoded key on every call (sign: from the encoded private key; "
+      "decaps: from the expanded private key where the suite has one); *_prepared = a key decoded once. Surface "
+      "verdicts use the cold figures unless the surface sets key_reuse (then the prepared ones); each surface names "
+      "its figure. Budgets use the mean (signing is a rejection loop), latency the p90.";
   if (rep.prediction) j["prediction"] = prediction_json(rep);
   if (rep.multi_threads) j["multi_threads"] = rep.multi_threads;
   j["vu_reference_verify_ns"] = rep.reference_verify_ns;
@@ -107,6 +112,18 @@ std::string render_json(const Report& rep) {
       ops[op.name] = oj;
     }
     s["ops"] = ops;
+    // Cold and prepared side by side for every operation that has both (sign, verify, encaps, decaps).
+    json figures = json::object();
+    for (const char* base : {"sign", "verify", "encaps", "decaps"}) {
+      const OpResult* cold = r.op(base);
+      const OpResult* prep = r.op(std::string(base) + "_prepared");
+      if (!cold || !prep) continue;
+      const auto fig = [](const OpResult& o) {
+        return json{{"median_ns", o.stats.median_ns}, {"mean_ns", o.stats.mean_ns}, {"p90_ns", o.stats.p90_ns}};
+      };
+      figures[base] = {{"cold", fig(*cold)}, {"prepared", fig(*prep)}};
+    }
+    s["figures"] = figures;
     if (r.interrupted) s["interrupted"] = true;
     for (const auto& [ts, rows] : rep.throughput)
       if (ts == r.suite) s["throughput"] = throughput_json(rows);
@@ -114,6 +131,12 @@ std::string render_json(const Report& rep) {
     json sv = json::array();
     for (const auto& x : v.surfaces)
       sv.push_back({{"surface", x.surface},
+                    {"figure", x.figure},
+                    {"verdict", verdict_word(x)},
+                    {"cpu_ms_mean", x.cpu_ms_mean},
+                    {"pct_budget_mean", x.pct_budget_mean},
+                    {"fits_mean", x.fits_mean},
+                    {"over_ms_mean", x.over_ms_mean},
                     {"cpu_ms_median", x.cpu_ms_median},
                     {"cpu_ms_p90", x.cpu_ms_p90},
                     {"pct_budget_median", x.pct_budget_median},

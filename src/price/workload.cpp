@@ -39,7 +39,8 @@ std::string workload_to_json(const Workload& w) {
   for (const auto& x : w.surfaces)
     s.push_back({{"name", x.name},
                  {"signatures_per_request", x.signatures_per_request},
-                 {"verifications_per_request", x.verifications_per_request}});
+                 {"verifications_per_request", x.verifications_per_request},
+                 {"key_reuse", x.key_reuse}});
   ojson hy = ojson::array();
   for (const auto& h : w.hybrids) hy.push_back(ojson::array({h.classical, h.pq}));
   ojson j = {{"surfaces", s},
@@ -89,6 +90,13 @@ double get_number(const json& o, const std::string& path, const char* k, double 
     fail(Errc::invalid_argument, key_path(path, k),
          "out of range [" + json(min).dump() + ", " + json(max).dump() + "]: " + v.dump());
   return d;
+}
+
+bool get_bool(const json& o, const std::string& path, const char* k, bool dflt) {
+  if (!o.contains(k)) return dflt;
+  const json& v = o.at(k);
+  if (!v.is_boolean()) fail(Errc::invalid_encoding, key_path(path, k), "must be true or false");
+  return v.get<bool>();
 }
 
 std::uint64_t get_uint(const json& o, const std::string& path, const char* k, std::uint64_t dflt, std::uint64_t min,
@@ -150,13 +158,14 @@ Result<Workload> workload_from_json(std::string_view text) {
       std::set<std::string> names;
       for (std::size_t i = 0; i < a.size(); ++i) {
         std::string p = "surfaces[" + std::to_string(i) + "]";
-        check_keys(a[i], p, {"name", "signatures_per_request", "verifications_per_request"});
+        check_keys(a[i], p, {"name", "signatures_per_request", "verifications_per_request", "key_reuse"});
         Surface s;
         if (!a[i].contains("name")) fail(Errc::invalid_encoding, p + ".name", "is required");
         s.name = get_string(a[i], p, "name", "");
         if (!names.insert(s.name).second) fail(Errc::invalid_argument, p + ".name", "duplicate surface '" + s.name + "'");
         s.signatures_per_request = get_number(a[i], p, "signatures_per_request", 0, 0, 1e9);
         s.verifications_per_request = get_number(a[i], p, "verifications_per_request", 0, 0, 1e9);
+        s.key_reuse = get_bool(a[i], p, "key_reuse", false);
         w.surfaces.push_back(std::move(s));
       }
     }

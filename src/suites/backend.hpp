@@ -49,6 +49,8 @@ struct KemDecapsImpl {
   virtual byte_span public_key() const noexcept = 0;
   virtual byte_span private_key() const noexcept = 0;
   virtual Result<SecretBytes> decaps(byte_span ct) const = 0;
+  /// The expanded private key when the suite has one (ML-KEM: dk), else empty.
+  virtual byte_span expanded_key() const noexcept { return {}; }
 };
 
 struct KemEncapsImpl {
@@ -74,6 +76,11 @@ struct Backend {
   /// not copied from a temporary). Null: generate_private, then *_from_private.
   Result<std::unique_ptr<SignerImpl>> (*signer_generate)(const SuiteInfo&) = nullptr;
   Result<std::unique_ptr<KemDecapsImpl>> (*kem_generate)(const SuiteInfo&) = nullptr;
+  // (new members go last: some backends are aggregate-initialised positionally)
+  /// One-shot KEM operations from the encoded keys, nothing prepared (the cold path). Null:
+  /// kem_from_public + encaps / kem_from_private + decaps.
+  Result<Encapsulation> (*kem_encaps_once)(const SuiteInfo&, byte_span pub) = nullptr;
+  Result<SecretBytes> (*kem_decaps_once)(const SuiteInfo&, byte_span priv, byte_span ct) = nullptr;
 };
 
 // One per family; a family not yet implemented returns nullptr and its suites report

@@ -48,6 +48,7 @@ struct MlKemDecaps final : KemDecapsImpl {
   byte_span public_key() const noexcept override { return key.encaps_key(); }
   byte_span private_key() const noexcept override { return priv.span(); }
   Result<SecretBytes> decaps(byte_span ct) const override { return key.decaps(ct); }
+  byte_span expanded_key() const noexcept override { return key.expanded(); }
 };
 
 struct MlKemEncaps final : KemEncapsImpl {
@@ -136,6 +137,22 @@ Result<std::unique_ptr<KemEncapsImpl>> mlkem_from_public(const SuiteInfo& s, byt
   return not_ours(s);
 }
 
+// The cold path (Backend::kem_encaps_once / kem_decaps_once): FIPS 203 Encaps from the encoded
+// ek (§7.2 check fused with its decoding) and Decaps from the expanded dk (§7.3 hash check), no
+// prepared key. A 64-byte seed runs KeyGen first (that is what decapsulating from a seed costs).
+Result<Encapsulation> mlkem_encaps_once(const SuiteInfo& s, byte_span pub) {
+  if (auto ps = mlkem_set(s)) return to_encapsulation(mlkem::encaps(*ps, pub));
+  auto k = mlkem_from_public(s, pub);
+  if (!k) return k.error();
+  return (*k)->encaps();
+}
+Result<SecretBytes> mlkem_decaps_once(const SuiteInfo& s, byte_span priv, byte_span ct) {
+  if (auto ps = mlkem_set(s); ps && priv.size() == mlkem::params(*ps).dk_size) return mlkem::decaps(*ps, priv, ct);
+  auto k = mlkem_from_private(s, priv);
+  if (!k) return k.error();
+  return (*k)->decaps(ct);
+}
+
 }  // namespace
 
 const Backend* mlkem_backend() noexcept {
@@ -144,6 +161,8 @@ const Backend* mlkem_backend() noexcept {
     x.kem_from_private = &mlkem_from_private;
     x.kem_from_public = &mlkem_from_public;
     x.kem_generate = &mlkem_generate;
+    x.kem_encaps_once = &mlkem_encaps_once;
+    x.kem_decaps_once = &mlkem_decaps_once;
     return x;
   }();
   return &b;

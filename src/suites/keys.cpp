@@ -136,6 +136,25 @@ Result<SecretBytes> KemPrivateKey::decaps(byte_span ct) const {
   return impl_->decaps(ct);
 }
 
+byte_span KemPrivateKey::expanded_key() const noexcept { return impl_ ? impl_->expanded_key() : byte_span{}; }
+
+Result<Encapsulation> kem_encaps_once(const SuiteInfo& s, byte_span pub) {
+  if (s.cls != SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is not a KEM suite"};
+  const auto* b = detail::backend_for(s);
+  if (b && b->kem_encaps_once) return b->kem_encaps_once(s, pub);
+  auto k = KemPublicKey::from_public(s, pub);
+  if (!k) return k.error();
+  return k->encaps();
+}
+Result<SecretBytes> kem_decaps_once(const SuiteInfo& s, byte_span priv, byte_span ct) {
+  if (s.cls != SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is not a KEM suite"};
+  const auto* b = detail::backend_for(s);
+  if (b && b->kem_decaps_once) return b->kem_decaps_once(s, priv, ct);
+  auto k = KemPrivateKey::from_private(s, priv);
+  if (!k) return k.error();
+  return k->decaps(ct);
+}
+
 KemPublicKey::KemPublicKey(std::unique_ptr<detail::KemEncapsImpl> impl) noexcept : impl_(std::move(impl)) {}
 KemPublicKey::KemPublicKey(KemPublicKey&&) noexcept = default;
 KemPublicKey& KemPublicKey::operator=(KemPublicKey&&) noexcept = default;

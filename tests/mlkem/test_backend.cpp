@@ -240,6 +240,49 @@ TEST(MlKemBackend, SchemeWithVectorPathsOffMatches) {
   }
 }
 
+// The cold path (Encaps from ek bytes, Decaps from dk bytes: no prepared key, Â sampled beside
+// the noise) against the prepared keys and against the scalar reference, bit for bit, on valid
+// and on tampered ciphertexts (implicit rejection).
+TEST(MlKemCold, MatchesPreparedAndScalar) {
+  auto rng = make_rng("MlKemColdMatchesPreparedAndScalar");
+  for (auto ps : kAll) {
+    SCOPED_TRACE(std::string(mlkem::name(ps)));
+    for (int it = 0; it < 16; ++it) {
+      bytes seed(64), m(32);
+      for (auto& x : seed) x = static_cast<std::uint8_t>(rng());
+      for (auto& x : m) x = static_cast<std::uint8_t>(rng());
+      auto kp = mlkem::keygen_from_seed(ps, seed);
+      ASSERT_TRUE(kp.ok());
+      auto ek = mlkem::EncapsKey::from_bytes(ps, kp->ek);
+      auto dk = mlkem::DecapsKey::from_expanded(ps, kp->dk.span());
+      ASSERT_TRUE(ek.ok() && dk.ok());
+      auto warm = ek->encaps_internal(m);
+      auto cold = mlkem::encaps_internal(ps, kp->ek, m);
+      cpu::force_portable(true);
+      auto ref = mlkem::encaps_internal(ps, kp->ek, m);
+      cpu::force_portable(false);
+      ASSERT_TRUE(warm.ok() && cold.ok() && ref.ok());
+      ASSERT_EQ(cold->c, warm->c) << it;
+      ASSERT_EQ(cold->c, ref->c) << it;
+      ASSERT_EQ(0, std::memcmp(cold->k.data(), warm->k.data(), 32));
+      ASSERT_EQ(0, std::memcmp(cold->k.data(), ref->k.data(), 32));
+      bytes bad = cold->c;
+      bad[static_cast<std::size_t>(rng() % bad.size())] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+      for (const bytes* c : {&cold->c, &bad}) {
+        auto kc = mlkem::decaps(ps, kp->dk.span(), *c);
+        auto kw = dk->decaps(*c);
+        cpu::force_portable(true);
+        auto kr = mlkem::decaps(ps, kp->dk.span(), *c);
+        cpu::force_portable(false);
+        ASSERT_TRUE(kc.ok() && kw.ok() && kr.ok());
+        ASSERT_EQ(0, std::memcmp(kc->data(), kw->data(), 32));
+        ASSERT_EQ(0, std::memcmp(kc->data(), kr->data(), 32));
+        ASSERT_EQ(c == &bad, std::memcmp(kc->data(), cold->k.data(), 32) != 0);  // K, or K̄ for a tampered c
+      }
+    }
+  }
+}
+
 TEST(MlKemPrepared, MatchesOneShotApi) {
   auto rng = make_rng("MatchesOneShotApi");
   for (auto ps : kAll) {

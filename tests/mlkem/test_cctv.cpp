@@ -82,8 +82,9 @@ TEST(MlKemCctv, ModulusEveryLineRejected) {
         EXPECT_EQ(ek->size(), mlkem::params(s.ps).ek_size);
         auto st = mlkem::check_encaps_key(s.ps, *ek);
         if (!st.ok() && st.error().code == Errc::key_check_failed) ++rejected;
-        auto e = mlkem::encaps_internal(s.ps, *ek, bytes(32, 0x42));
+        auto e = mlkem::encaps_internal(s.ps, *ek, bytes(32, 0x42));  // the fused §7.2 check
         EXPECT_FALSE(e.ok());
+        if (!e.ok()) { EXPECT_EQ(e.error().code, Errc::key_check_failed); }
       }
       ++lines;
       line.clear();
@@ -106,6 +107,9 @@ TEST(MlKemCctv, ModulusEveryLineRejected) {
       auto st = mlkem::check_encaps_key(s.ps, *ek);
       EXPECT_FALSE(st.ok());
       if (!st.ok()) { EXPECT_EQ(st.error().code, Errc::key_check_failed); }
+      auto e = mlkem::encaps_internal(s.ps, *ek, bytes(32, 0x42));
+      ASSERT_FALSE(e.ok());
+      EXPECT_EQ(e.error().code, Errc::key_check_failed);
       ++nshort;
     }
     EXPECT_EQ(nshort, 4u * static_cast<std::size_t>(mlkem::params(s.ps).k));

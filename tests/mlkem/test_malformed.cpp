@@ -2,6 +2,8 @@
 // dk with a corrupted hash; plus round trips, implicit rejection and OS-random keygen.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "pqsig/mlkem.hpp"
 
 using namespace pqsig;
@@ -85,6 +87,16 @@ TEST(MlKemMalformed, EkCoefficientAtLeastQ) {
     ek[0] = 0x00;
     ek[1] = static_cast<std::uint8_t>((ek[1] & 0xF0) | 0x0D);  // 0xD00 = 3328
     EXPECT_TRUE(mlkem::check_encaps_key(ps, ek).ok());
+    // and Encaps from the bytes (the §7.2 check fused with its decoding) accepts it, with the
+    // same result as a key checked and prepared separately
+    auto cold = mlkem::encaps_internal(ps, ek, seq(32, 3));
+    ASSERT_TRUE(cold.ok());
+    auto prepared = mlkem::EncapsKey::from_bytes(ps, ek);
+    ASSERT_TRUE(prepared.ok());
+    auto warm = prepared->encaps_internal(seq(32, 3));
+    ASSERT_TRUE(warm.ok());
+    EXPECT_EQ(cold->c, warm->c);
+    EXPECT_EQ(0, std::memcmp(cold->k.data(), warm->k.data(), 32));
   }
 }
 

@@ -133,6 +133,7 @@ TEST(PriceWorkload, JsonRoundTrip) {
   EXPECT_EQ(workload_to_json(*back), j1);
   EXPECT_EQ(back->surfaces.size(), 4u);
   EXPECT_EQ(back->surfaces[3].verifications_per_request, 500);
+  EXPECT_FALSE(back->surfaces[3].key_reuse);  // the default: cold keys
   EXPECT_EQ(back->production_cpu_factor, 3);
   EXPECT_EQ(back->request.headers.size(), 1u);
   // the default round-trips too, and a partial file keeps the defaults
@@ -143,6 +144,26 @@ TEST(PriceWorkload, JsonRoundTrip) {
   ASSERT_TRUE(partial.ok());
   EXPECT_EQ(partial->production_cpu_factor, 3);
   EXPECT_EQ(partial->surfaces.size(), 3u);
+}
+
+TEST(PriceWorkload, KeyReusePerSurface) {
+  auto w = workload_from_json(
+      R"({"surfaces": [{"name": "origin", "signatures_per_request": 0, "verifications_per_request": 3,
+                        "key_reuse": true}, {"name": "tls", "signatures_per_request": 1}]})");
+  ASSERT_TRUE(w.ok()) << w.error().what();
+  ASSERT_EQ(w->surfaces.size(), 2u);
+  EXPECT_TRUE(w->surfaces[0].key_reuse);
+  EXPECT_FALSE(w->surfaces[1].key_reuse);  // missing: cold
+  // printed and read back
+  EXPECT_NE(workload_to_json(*w).find("\"key_reuse\": true"), std::string::npos);
+  auto back = workload_from_json(workload_to_json(*w));
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(back->surfaces[0].key_reuse);
+  // not a boolean: a typed error naming the key
+  auto bad = workload_from_json(R"({"surfaces": [{"name": "x", "key_reuse": 1}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, Errc::invalid_encoding);
+  EXPECT_NE(bad.error().message.find("surfaces[0].key_reuse"), std::string::npos) << bad.error().message;
 }
 
 TEST(PriceWorkload, StrictErrors) {
@@ -219,6 +240,28 @@ TEST(PriceVerdict, BudgetAndFanOut) {
   EXPECT_TRUE(c.fits_p90);
   EXPECT_EQ(c.over_ms_median, 0);
   EXPECT_NEAR(c.pct_budget_median, 85.8, 1e-9);
+}
+
+TEST(PriceVerdict, BudgetIsSpentOnTheMean) {
+  // A rejection loop: median 0.3 ms, mean 0.4 ms, p90 0.45 ms per signature; 28 per request
+  // against 10 ms. At the median it would fit (8.4 ms); the budget is spent on the mean (11.2 ms).
+  Workload w = default_workload();
+  Surface s{"discovery", 28, 0};
+  auto v = evaluate_surface(s, w, OpFigures{0.3e6, 0.4e6, 0.45e6}, OpFigures{}, 100, "prepared");
+  EXPECT_EQ(v.figure, "prepared");
+  EXPECT_NEAR(v.cpu_ms_median, 8.4, 1e-9);
+  EXPECT_NEAR(v.cpu_ms_mean, 11.2, 1e-9);
+  EXPECT_NEAR(v.cpu_ms_p90, 12.6, 1e-9);
+  EXPECT_TRUE(v.fits_median);
+  EXPECT_FALSE(v.fits_mean);
+  EXPECT_NEAR(v.over_ms_mean, 1.2, 1e-9);
+  EXPECT_EQ(verdict_word(v), "over");
+  // mean fits, p90 does not: "tail"
+  auto t = evaluate_surface(s, w, OpFigures{0.3e6, 0.33e6, 0.45e6}, OpFigures{}, 100);
+  EXPECT_EQ(t.figure, "cold");
+  EXPECT_TRUE(t.fits_mean);
+  EXPECT_FALSE(t.fits_p90);
+  EXPECT_EQ(verdict_word(t), "tail");
 }
 
 TEST(PriceVerdict, P90CanExceedWhenMedianFits) {

@@ -40,12 +40,16 @@ SuiteResult fixed(const char* id, double sign_ns, double sign_p90_ns, double ver
   SuiteResult r;
   r.suite = *find_suite(id);
   r.available = true;
-  for (auto [name, med, p90] : {std::tuple{"sign", sign_ns, sign_p90_ns}, std::tuple{"verify", verify_ns, verify_ns},
+  // sign_prepared: the same key prepared once, here 3/4 of the cold figures.
+  for (auto [name, med, p90] : {std::tuple{"sign", sign_ns, sign_p90_ns},
+                                std::tuple{"sign_prepared", sign_ns * 3 / 4, sign_p90_ns * 3 / 4},
+                                std::tuple{"verify", verify_ns, verify_ns},
                                 std::tuple{"verify_prepared", verify_ns / 2, verify_ns / 2}}) {
     OpResult o;
     o.name = name;
     o.stats.n = n;
     o.stats.median_ns = med;
+    o.stats.mean_ns = med;  // no rejection loop in these made-up figures
     o.stats.p90_ns = p90;
     o.stats.p99_ns = p90;
     r.ops.push_back(o);
@@ -205,9 +209,9 @@ TEST(PriceLoad, BusyJudgement) {
 TEST(PriceVerdictParagraph, SaysWhatFitsAndByHowMuch) {
   Report rep = fixed_report();
   std::string v = verdict_paragraph(rep);
-  EXPECT_NE(v.find("crawl (1 sig): 2 of 3 fit (ml-dsa-44, ml-dsa-65); over budget: slh-dsa-sha2-128s x20.0"),
+  EXPECT_NE(v.find("crawl (1 sig; cold keys): 2 of 3 fit (ml-dsa-44, ml-dsa-65); over budget: slh-dsa-sha2-128s x20.0"),
             std::string::npos) << v;
-  EXPECT_NE(v.find("only at the median: ml-dsa-65 (p90 +1.20 ms)"), std::string::npos) << v;
+  EXPECT_NE(v.find("only at the mean: ml-dsa-65 (p90 +1.20 ms)"), std::string::npos) << v;
   EXPECT_NE(v.find("Headers: 2 of 3 fit; 431 for slh-dsa-sha2-128s +2,929 B"), std::string::npos) << v;
   // At the top: before the first table in text, before the charts in HTML.
   std::string text = render_text(rep);
@@ -215,6 +219,42 @@ TEST(PriceVerdictParagraph, SaysWhatFitsAndByHowMuch) {
   std::string html = render_html(rep);
   EXPECT_LT(html.find("id=\"verdict\""), html.find("id=\"time\""));
   EXPECT_LT(html.find("id=\"surfaces\""), html.find("id=\"time\""));
+}
+
+TEST(PriceKeyReuse, VerdictUsesColdUnlessTheSurfaceReusesKeys) {
+  Report rep = fixed_report();
+  // discovery: ml-dsa-65 cold 28 x 0.3 ms = 8.4 ms (p90 11.2: tail); key_reuse → prepared 28 x 0.225 = 6.3 (p90 8.4: fits)
+  ASSERT_EQ(rep.verdicts[1].surfaces.size(), 3u);
+  const SurfaceVerdict& cold = rep.verdicts[1].surfaces[2];
+  EXPECT_EQ(cold.figure, "cold");
+  EXPECT_NEAR(cold.cpu_ms_mean, 8.4, 1e-9);
+  EXPECT_EQ(verdict_word(cold), "tail");
+  rep.workload.surfaces[2].key_reuse = true;
+  analyze(rep);
+  const SurfaceVerdict& prep = rep.verdicts[1].surfaces[2];
+  EXPECT_EQ(prep.figure, "prepared");
+  EXPECT_NEAR(prep.cpu_ms_mean, 6.3, 1e-9);
+  EXPECT_NEAR(prep.cpu_ms_p90, 8.4, 1e-9);
+  EXPECT_EQ(verdict_word(prep), "fits");
+  // the other surfaces stay cold
+  EXPECT_EQ(rep.verdicts[1].surfaces[0].figure, "cold");
+  // JSON: every surface names its figure and carries the mean; cold and prepared side by side
+  auto j = nlohmann::json::parse(render_json(rep));
+  const auto& sj = j["suites"][1];
+  EXPECT_EQ(sj["surfaces"][2]["figure"], "prepared");
+  EXPECT_EQ(sj["surfaces"][2]["verdict"], "fits");
+  EXPECT_EQ(sj["surfaces"][0]["figure"], "cold");
+  EXPECT_NEAR(sj["surfaces"][2]["cpu_ms_mean"].get<double>(), 6.3, 1e-9);
+  EXPECT_NEAR(sj["figures"]["sign"]["cold"]["median_ns"].get<double>(), 300e3, 1e-6);
+  EXPECT_NEAR(sj["figures"]["sign"]["prepared"]["median_ns"].get<double>(), 225e3, 1e-6);
+  EXPECT_TRUE(sj["figures"]["sign"]["cold"].contains("mean_ns"));
+  EXPECT_TRUE(sj["figures"]["verify"]["prepared"].contains("p90_ns"));
+  EXPECT_EQ(j["workload"]["surfaces"][2]["key_reuse"], true);
+  // text: the surfaces table and the verdict paragraph say which keys
+  const std::string text = render_text(rep);
+  EXPECT_NE(text.find("discovery (28 sig, prepared)"), std::string::npos);
+  EXPECT_NE(text.find("crawl (1 sig, cold)"), std::string::npos);
+  EXPECT_NE(verdict_paragraph(rep).find("discovery (28 sig; prepared keys)"), std::string::npos) << verdict_paragraph(rep);
 }
 
 TEST(PriceTail, CaveatBelowTwentySamples) {
@@ -327,12 +367,29 @@ TEST(PriceEngine, ColdAndPreparedVerifyAreTwoOperations) {
     names.push_back(op.name);
     EXPECT_TRUE(op.run().ok()) << op.name;  // each one works (and verifies a real signature)
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"keygen", "sign", "verify", "verify_prepared"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"keygen", "sign", "sign_prepared", "verify", "verify_prepared"}));
   // MAC suites verify with the key itself: one verify operation.
   auto m = prepare_suite(**find_suite("hmac-sha256"), SampleRequest{}, tiny());
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_EQ(m->ops.size(), 3u);
   EXPECT_EQ(m->ops.back().name, "verify");
+}
+
+TEST(PriceEngine, KemColdAndPreparedAreSeparateOperations) {
+  for (const char* id : {"ml-kem-768", "x-wing"}) {
+    auto s = find_suite(id);
+    ASSERT_TRUE(s.ok()) << id;
+    auto p = prepare_suite(**s, SampleRequest{}, tiny());
+    if (!p.ok() && p.error().code == Errc::unsupported) continue;
+    ASSERT_TRUE(p.ok()) << id << ": " << p.error().message;
+    std::vector<std::string> names;
+    for (auto& op : p->ops) {
+      names.push_back(op.name);
+      EXPECT_TRUE(op.run().ok()) << id << " " << op.name;
+    }
+    EXPECT_EQ(names, (std::vector<std::string>{"keygen", "encaps", "encaps_prepared", "decaps", "decaps_prepared"}))
+        << id;
+  }
 }
 
 TEST(PriceThroughput, RunsEveryThreadAndSumsTheRates) {

@@ -225,3 +225,46 @@ TEST(PreparedKeys, ClassicalAndCompositeKeysFollowTheirBytes) {
     }
   }
 }
+
+// The one-shot (cold) KEM calls: the same shared secrets as the prepared keys, from every
+// accepted private-key form, and typed errors for a wrong class, a wrong length and a key that
+// fails FIPS 203's checks.
+TEST(OneShotKem, AgreesWithPreparedKeysAndRefusesBadInput) {
+  for (const char* id : {"ml-kem-512", "ml-kem-768", "ml-kem-1024", "x-wing"}) {
+    SCOPED_TRACE(id);
+    auto dk = KemPrivateKey::generate(S(id));
+    ASSERT_TRUE(dk.ok()) << dk.error().what();
+    auto e = kem_encaps_once(S(id), dk->public_key());
+    ASSERT_TRUE(e.ok()) << e.error().what();
+    auto k1 = dk->decaps(e->ciphertext);
+    ASSERT_TRUE(k1.ok());
+    EXPECT_EQ(bytes(k1->span().begin(), k1->span().end()),
+              bytes(e->shared_secret.span().begin(), e->shared_secret.span().end()));
+    for (byte_span priv : {dk->private_key(), dk->expanded_key()}) {
+      if (priv.empty()) continue;  // no expanded form (hybrids)
+      auto k2 = kem_decaps_once(S(id), priv, e->ciphertext);
+      ASSERT_TRUE(k2.ok()) << k2.error().what();
+      EXPECT_EQ(bytes(k2->span().begin(), k2->span().end()), bytes(k1->span().begin(), k1->span().end()));
+    }
+    bytes short_pk(dk->public_key().begin(), dk->public_key().end() - 1);
+    EXPECT_EQ(kem_encaps_once(S(id), short_pk).error().code, Errc::invalid_length);
+    bytes short_ct = e->ciphertext;
+    short_ct.pop_back();
+    EXPECT_FALSE(kem_decaps_once(S(id), dk->private_key(), short_ct).ok());
+  }
+  // ML-KEM: a modulus-check failure and a corrupted H(ek) in the expanded key
+  auto dk = KemPrivateKey::generate(S("ml-kem-768"));
+  ASSERT_TRUE(dk.ok());
+  bytes pk(dk->public_key().begin(), dk->public_key().end());
+  pk[0] = 0xFF;
+  pk[1] |= 0x0F;  // coefficient 0 = 4095 ≥ q
+  EXPECT_EQ(kem_encaps_once(S("ml-kem-768"), pk).error().code, Errc::key_check_failed);
+  auto e = kem_encaps_once(S("ml-kem-768"), dk->public_key());
+  ASSERT_TRUE(e.ok());
+  bytes x(dk->expanded_key().begin(), dk->expanded_key().end());
+  x[x.size() - 64] ^= 1;  // H(ek) inside dk
+  EXPECT_EQ(kem_decaps_once(S("ml-kem-768"), x, e->ciphertext).error().code, Errc::key_check_failed);
+  // not a KEM suite
+  EXPECT_EQ(kem_encaps_once(S("ml-dsa-44"), pk).error().code, Errc::invalid_argument);
+  EXPECT_EQ(kem_decaps_once(S("ml-dsa-44"), pk, e->ciphertext).error().code, Errc::invalid_argument);
+}
