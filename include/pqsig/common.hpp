@@ -149,6 +149,9 @@ std::string base64url_encode(byte_span b);         ///< RFC 4648 §5, unpadded
 Result<bytes> base64_decode(std::string_view s);   ///< strict, padding required
 Result<bytes> base64url_decode(std::string_view s);///< strict, no padding allowed
 
+/// ASCII lower case, independent of the locale (HTTP field names, hosts, tokens: public data).
+std::string ascii_lower(std::string_view s);
+
 // ---- encodings of secrets: constant time in the data (only the length and a single
 // "well-formed or not" bit are public), output in wipe-on-destroy memory.
 Result<SecretBytes> secret_from_hex(std::string_view s);          ///< as from_hex

@@ -19,12 +19,6 @@ namespace wba = pqsig::webbotauth;
 constexpr std::size_t kMaxCachedKeys = 16;
 constexpr std::size_t kMaxJwkBytes = 64 * 1024;
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
-
 std::string hex(const std::array<std::uint8_t, 32>& d) {
   static const char* k = "0123456789abcdef";
   std::string s;
@@ -112,7 +106,7 @@ hs::Message base_request(std::string_view method, const Url& url, const std::vec
   m.add("Host", url.authority());
   bool ua = false;
   for (const auto& h : headers) {
-    std::string n = lower(h.name);
+    std::string n = ascii_lower(h.name);
     if (n == "host" || n == "signature" || n == "signature-input" || n == "signature-agent") continue;
     if (n == "user-agent") ua = true;
     m.add(h.name, h.value);
@@ -233,7 +227,7 @@ Result<FetchResult> Client::fetch(std::string_view method, std::string_view url,
     if (u->origin() != first_origin) {  // credentials never follow a redirect to another origin
       std::vector<hs::FieldLine> kept;
       for (const auto& h : hdrs) {
-        std::string n = lower(h.name);
+        std::string n = ascii_lower(h.name);
         if (n != "authorization" && n != "cookie" && n != "proxy-authorization") kept.push_back(h);
       }
       hdrs = std::move(kept);

@@ -40,12 +40,6 @@ struct Slist {  // owns a curl_slist; append returns the same head, so no unique
   }
 };
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
-
 std::string get_part(CURLU* u, CURLUPart part, unsigned flags = 0) {
   char* p = nullptr;
   if (curl_url_get(u, part, &p, flags) != CURLUE_OK || !p) return {};
@@ -252,10 +246,10 @@ bool address_is_private(std::string_view ip) {
 }
 
 std::optional<std::string> HttpResponse::header(std::string_view name) const {
-  std::string want = lower(name);
+  std::string want = ascii_lower(name);
   std::optional<std::string> out;
   for (const auto& h : headers)
-    if (lower(h.name) == want) out = out ? *out + ", " + h.value : h.value;
+    if (ascii_lower(h.name) == want) out = out ? *out + ", " + h.value : h.value;
   return out;
 }
 
@@ -282,8 +276,8 @@ Result<Url> parse_url(std::string_view text) {
   if (curl_url_set(u.get(), CURLUPART_URL, s.c_str(), 0) != CURLUE_OK)
     return Error{Errc::invalid_argument, "not an absolute URL: " + s};
   Url out;
-  out.scheme = lower(get_part(u.get(), CURLUPART_SCHEME));
-  out.host = lower(get_part(u.get(), CURLUPART_HOST));
+  out.scheme = ascii_lower(get_part(u.get(), CURLUPART_SCHEME));
+  out.host = ascii_lower(get_part(u.get(), CURLUPART_HOST));
   if (out.scheme != "https" && out.scheme != "http") return Error{Errc::invalid_argument, "URL scheme must be https: " + s};
   if (out.host.empty()) return Error{Errc::invalid_argument, "URL without host: " + s};
   if (!get_part(u.get(), CURLUPART_USER).empty()) return Error{Errc::invalid_argument, "URL with user info refused"};
@@ -341,7 +335,7 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
   for (const char* drop : {"Accept:", "Expect:", "User-Agent:"}) {
     bool given = false;
     for (const auto& h : headers)
-      if (lower(h.name) + ":" == lower(drop)) given = true;
+      if (ascii_lower(h.name) + ":" == ascii_lower(drop)) given = true;
     if (!given) {
       if (!list.append(drop)) return Error{Errc::internal, "curl_slist_append failed"};
     }

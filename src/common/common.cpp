@@ -321,4 +321,11 @@ std::string base64url_encode(byte_span b) { return b64enc(b, kB64Url, false); }
 Result<bytes> base64_decode(std::string_view s) { return b64dec(s, false); }
 Result<bytes> base64url_decode(std::string_view s) { return b64dec(s, true); }
 
+std::string ascii_lower(std::string_view s) {
+  std::string o(s);
+  for (auto& c : o)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return o;
+}
+
 }  // namespace pqsig

@@ -9,13 +9,6 @@
 namespace pqsig::httpsig {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (auto& c : o)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return o;
-}
-
 template <class T>
 Result<T> fail(BaseError* err, Reason r, std::string detail) {
   if (err) *err = BaseError{r, detail};
@@ -46,7 +39,7 @@ struct UriParts {
 };
 
 std::string normalize_authority(std::string_view a, std::string_view scheme) {
-  std::string h = lower(a);
+  std::string h = ascii_lower(a);
   auto colon = h.rfind(':');
   if (colon != std::string::npos && h.find(']', colon) == std::string::npos) {
     auto port = h.substr(colon + 1);
@@ -63,14 +56,14 @@ Result<UriParts> target_parts(const Message& m, BaseError* err) {
   if (t.empty()) return fail<UriParts>(err, Reason::missing_component, "empty request target");
   auto sep = t.find("://");
   if (t.front() != '/' && sep != std::string_view::npos) {  // absolute-form
-    u.scheme = lower(t.substr(0, sep));
+    u.scheme = ascii_lower(t.substr(0, sep));
     auto rest = t.substr(sep + 3);
     auto slash = rest.find_first_of("/?");
     auto auth = rest.substr(0, slash);
     u.authority = normalize_authority(auth, u.scheme);
     pathq = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
   } else {
-    u.scheme = lower(m.scheme);
+    u.scheme = ascii_lower(m.scheme);
     auto host = m.get("host");
     if (t == "*") {
       u.path.assign(1, '*');
@@ -300,7 +293,7 @@ Result<std::string> component_value(const Message& msg, const Component& c, cons
     return fail<std::string>(err, Reason::invalid_component, "unknown derived component " + name);
   }
 
-  if (lower(name) != name) return fail<std::string>(err, Reason::invalid_component, "field names must be lowercase: " + name);
+  if (ascii_lower(name) != name) return fail<std::string>(err, Reason::invalid_component, "field names must be lowercase: " + name);
   const bool tr = param_is_true(c.params, "tr");
   const bool sfp = param_is_true(c.params, "sf");
   const bool bs = param_is_true(c.params, "bs");

@@ -22,7 +22,7 @@ const EngineSuite* suite_of(const EngineRun& r, const SuiteInfo* s) {
   return nullptr;
 }
 
-std::string pad(std::string s, std::size_t w) {
+std::string engine_pad(std::string s, std::size_t w) {
   // Width in code points (the cells hold "×" and "µ"-free ASCII otherwise).
   std::size_t cps = 0;
   for (unsigned char c : s) cps += (c & 0xC0) != 0x80;
@@ -93,20 +93,20 @@ std::string render_engines_text(const Report& rep) {
   constexpr std::size_t W = 20, L = 30;
   std::string o = "\nEngines — the same operations in the engine that will sign (× = median / pqsig's median)\n";
   for (const auto& r : er.runs) {
-    o += "  " + pad(r.name, 15) + (r.available ? r.version : "NOT AVAILABLE: " + r.reason) + "\n";
-    if (r.available && !r.method.empty()) o += "  " + pad("", 15) + "  timed: " + r.method + "\n";
+    o += "  " + engine_pad(r.name, 15) + (r.available ? r.version : "NOT AVAILABLE: " + r.reason) + "\n";
+    if (r.available && !r.method.empty()) o += "  " + engine_pad("", 15) + "  timed: " + r.method + "\n";
   }
   std::string names;
-  for (const auto& r : er.runs) names += pad(r.name, W);
-  const std::string head = pad("suite / surface", L) + names;
-  o += "\nTime per operation (median, one core)\n" + pad("suite / operation", L) + names + "\n";
+  for (const auto& r : er.runs) names += engine_pad(r.name, W);
+  const std::string head = engine_pad("suite / surface", L) + names;
+  o += "\nTime per operation (median, one core)\n" + engine_pad("suite / operation", L) + names + "\n";
   for (const auto* s : suites) {
     for (const char* op : kEngineOps) {
       bool any = false;
       for (const auto& r : er.runs)
         if (const auto* es = suite_of(r, s); es && es->op(op)) any = true;
       if (!any) continue;
-      std::string line = pad(std::string(s->id) + " " + op, L);
+      std::string line = engine_pad(std::string(s->id) + " " + op, L);
       const EngineSuite* a = anchor ? suite_of(*anchor, s) : nullptr;
       const OpResult* ao = a ? a->op(op) : nullptr;
       for (const auto& r : er.runs) {
@@ -116,7 +116,7 @@ std::string render_engines_text(const Report& rep) {
         if (es && es->available && !es->error)
           for (const auto& q : es->ops)
             if (q.name == op && !q.error.empty()) miss = q.error.rfind("below the timing", 0) == 0 ? "< resolution" : "failed";
-        line += pad(x ? format_ns(x->stats.median_ns) + (&r == anchor ? "" : ratio(x->stats.median_ns, ao ? ao->stats.median_ns : 0))
+        line += engine_pad(x ? format_ns(x->stats.median_ns) + (&r == anchor ? "" : ratio(x->stats.median_ns, ao ? ao->stats.median_ns : 0))
                       : miss,
                     W);
       }
@@ -131,21 +131,21 @@ std::string render_engines_text(const Report& rep) {
     for (const auto& surf : rep.workload.surfaces) {
       char lab[96];
       std::snprintf(lab, sizeof lab, "%s %s (%g sig)", std::string(s->id).c_str(), surf.name.c_str(), surf.signatures_per_request);
-      std::string line = pad(lab, L);
+      std::string line = engine_pad(lab, L);
       for (const auto& r : er.runs) {
         const auto* es = suite_of(r, s);
         const SurfaceVerdict* v = nullptr;
         if (es)
           for (const auto& x : es->surfaces)
             if (x.surface == surf.name) v = &x;
-        line += pad(v ? surface_cell(*v) : missing_cell(es), W);
+        line += engine_pad(v ? surface_cell(*v) : missing_cell(es), W);
       }
       o += line + "\n";
     }
-    std::string line = pad(std::string(s->id) + " headers", L);
+    std::string line = engine_pad(std::string(s->id) + " headers", L);
     for (const auto& r : er.runs) {
       const auto* es = suite_of(r, s);
-      line += pad(es && es->header_bytes ? format_bytes(es->header_bytes) + " B " + (es->header_bytes <= rep.workload.header_cap_bytes ? "fits" : "431")
+      line += engine_pad(es && es->header_bytes ? format_bytes(es->header_bytes) + " B " + (es->header_bytes <= rep.workload.header_cap_bytes ? "fits" : "431")
                                          : missing_cell(es),
                   W);
     }
@@ -158,20 +158,20 @@ std::string render_engines_text(const Report& rep) {
     char b[200];
     std::snprintf(b, sizeof b, "\nPer block (%s VU; the signatures pqsig's Verify Units admit, verified cold on one core)\n",
                   format_bytes(rep.workload.block_budget_vu).c_str());
-    o += b + pad("suite (signatures per block)", L) + names + "\n";
+    o += b + engine_pad("suite (signatures per block)", L) + names + "\n";
     for (const auto* s : suites) {
       std::string line;
       for (const auto& r : er.runs) {
         const auto* es = suite_of(r, s);
         if (line.empty() && es && es->ledger) {
           std::snprintf(b, sizeof b, "%s (%s sigs)", std::string(s->id).c_str(), format_bytes(es->ledger->sigs_per_block).c_str());
-          line = pad(b, L);
+          line = engine_pad(b, L);
         }
       }
       if (line.empty()) continue;
       for (const auto& r : er.runs) {
         const auto* es = suite_of(r, s);
-        line += pad(es && es->ledger ? format_ns(es->ledger->block_ms_one_core * 1e6) : missing_cell(es), W);
+        line += engine_pad(es && es->ledger ? format_ns(es->ledger->block_ms_one_core * 1e6) : missing_cell(es), W);
       }
       o += line + "\n";
     }
@@ -181,18 +181,18 @@ std::string render_engines_text(const Report& rep) {
     for (const auto& es : r.suites) {
       std::string id = std::string(es.suite->id);
       if (!es.available) {
-        if (r.available) o += "  " + pad(r.name, 15) + pad(id, 12) + "n/a: " + es.reason + "\n";
+        if (r.available) o += "  " + engine_pad(r.name, 15) + engine_pad(id, 12) + "n/a: " + es.reason + "\n";
         continue;
       }
       std::string status = es.error ? "ERROR: " + (es.check.error.empty() ? std::string("an operation failed") : es.check.error) : "ok";
-      o += "  " + pad(r.name, 15) + pad(id, 12) + check_text(r, es) + " — " + status + "\n";
+      o += "  " + engine_pad(r.name, 15) + engine_pad(id, 12) + check_text(r, es) + " — " + status + "\n";
       for (const auto& op : es.ops)
-        if (!op.error.empty()) o += "  " + pad("", 27) + op.name + " failed: " + op.error + "\n";
-      if (es.resolution_ns > 0) o += "  " + pad("", 27) + "resolution of one estimate: " + format_ns(es.resolution_ns) + " (empty-request spread ÷ N)\n";
+        if (!op.error.empty()) o += "  " + engine_pad("", 27) + op.name + " failed: " + op.error + "\n";
+      if (es.resolution_ns > 0) o += "  " + engine_pad("", 27) + "resolution of one estimate: " + format_ns(es.resolution_ns) + " (empty-request spread ÷ N)\n";
     }
   }
   for (const auto& r : er.runs)
-    if (!r.available) o += "  " + pad(r.name, 15) + "not measured: " + r.reason + "\n";
+    if (!r.available) o += "  " + engine_pad(r.name, 15) + "not measured: " + r.reason + "\n";
   return o;
 }
 

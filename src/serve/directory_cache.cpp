@@ -12,16 +12,10 @@
 namespace pqsig::serve {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
-
 // Cache-Control max-age (RFC 9111 §5.2.2.1); no-store / no-cache → 0; absent → nullopt.
 std::optional<std::int64_t> max_age_of(const std::optional<std::string>& cc) {
   if (!cc) return std::nullopt;
-  std::string v = lower(*cc);
+  std::string v = ascii_lower(*cc);
   if (v.find("no-store") != std::string::npos || v.find("no-cache") != std::string::npos) return 0;
   auto p = v.find("max-age=");
   if (p == std::string::npos) return std::nullopt;
@@ -229,7 +223,7 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::load(const AgentRef& ag
   std::string jwks = resp->body;
   if (agent.type == AgentType::directory) {
     auto ct = resp->header("content-type");
-    std::string mt = ct ? lower(ct->substr(0, ct->find(';'))) : "";
+    std::string mt = ct ? ascii_lower(ct->substr(0, ct->find(';'))) : "";
     while (!mt.empty() && mt.back() == ' ') mt.pop_back();
     if (mt != webbotauth::kDirectoryMediaType && mt != "application/json")
       return Error{Errc::invalid_encoding, url + ": media type '" + mt + "' is not " + std::string(webbotauth::kDirectoryMediaType)};

@@ -35,16 +35,10 @@ Result<std::string> read_small(const std::string& path) {
   return s;
 }
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
-
 // The configured authority a Host value names ("" if none): exact (case-insensitive), or the
 // host part when the configured authority has no port.
 std::string match_authority(const std::vector<std::string>& configured, std::string_view host) {
-  std::string h = lower(host);
+  std::string h = ascii_lower(host);
   std::string bare = h;
   if (!bare.empty() && bare.front() == '[') {
     auto e = bare.find(']');
@@ -67,7 +61,7 @@ Result<std::unique_ptr<DirectoryPublisher>> DirectoryPublisher::create(Options o
     return Error{Errc::invalid_argument, "at least one authority is required (the Host names this directory answers for)"};
   if (opt.authorities.size() > 64) return Error{Errc::invalid_argument, "at most 64 authorities"};
   for (auto& a : opt.authorities) {
-    a = lower(a);
+    a = ascii_lower(a);
     if (a.empty() || a.size() > 255 || a.find_first_of("/ \t@?#") != std::string::npos)
       return Error{Errc::invalid_argument, "authority '" + a + "' is not a host[:port]"};
   }

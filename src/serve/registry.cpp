@@ -17,12 +17,6 @@ Error at(std::size_t line, Errc code, const std::string& what) {
 
 bool is_ws(char c) { return c == ' ' || c == '\t'; }
 
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (auto& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
-
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -68,9 +62,9 @@ Result<std::string> decode_data_url(std::string_view url, std::size_t line) {
     auto semi = meta.find(';', pos);
     std::string_view part = meta.substr(pos, semi == std::string_view::npos ? std::string_view::npos : semi - pos);
     if (first) {
-      type = lower(part);
+      type = ascii_lower(part);
       first = false;
-    } else if (lower(part) == "base64" && semi == std::string_view::npos) {
+    } else if (ascii_lower(part) == "base64" && semi == std::string_view::npos) {
       b64 = true;
     } else if (!part.empty() && part.find('=') == std::string_view::npos) {
       return at(line, Errc::invalid_encoding, "data: URL parameter without '='");
@@ -155,7 +149,7 @@ Result<std::vector<RegistryEntry>> parse_registry(std::string_view text, const R
 
     RegistryEntry e;
     e.line = lineno;
-    std::string scheme = lower(body.substr(0, std::min<std::size_t>(body.size(), 6)));
+    std::string scheme = ascii_lower(body.substr(0, std::min<std::size_t>(body.size(), 6)));
     if (scheme.rfind("data:", 0) == 0) {
       if (body.size() > lim.max_data_url)
         return at(lineno, Errc::invalid_length, "data: URL longer than " + std::to_string(lim.max_data_url) + " bytes");
