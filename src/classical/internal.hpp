@@ -1,5 +1,6 @@
 // Internal to src/classical and src/suites: OpenSSL/libsodium plumbing shared by the classical
-// suite backend, the composite backend and the key import/export helpers.
+// suite backend (src/suites/classical_sign.cpp), the composite backend and the key import/export
+// helpers. Primitives only: the suite adapters (SignerImpl / VerifierImpl) live in src/suites/.
 #pragma once
 
 #include <openssl/evp.h>
@@ -9,8 +10,8 @@
 
 #include "pqsig/classical.hpp"
 #include "pqsig/common.hpp"
+#include "pqsig/hash.hpp"
 #include "pqsig/suite.hpp"
-#include "suites/backend.hpp"
 
 namespace pqsig::classical::internal {
 
@@ -49,9 +50,22 @@ bool pkey_has_private(EVP_PKEY* p);
 /// Fresh canonical private key for a classical kind.
 Result<SecretBytes> generate_private(Kind k);
 
-/// Signer / verifier objects for the suite API (also used by the composite backend).
-Result<std::unique_ptr<pqsig::detail::SignerImpl>> make_signer(Kind k, byte_span priv, Ed25519Engine eng);
-Result<std::unique_ptr<pqsig::detail::VerifierImpl>> make_verifier(Kind k, byte_span pub, Ed25519Engine eng);
+/// A private key re-derived from the suite's canonical private form (validated on the way): its
+/// canonical form again and its raw public key (hmac-sha256: the key itself, no public key).
+struct DerivedKey {
+  SecretBytes priv;
+  bytes pub;
+};
+Result<DerivedKey> derive_key(Kind k, byte_span priv);
+/// Validates a raw public key (hmac-sha256: Errc::unsupported, a MAC has no public key).
+Status check_public(Kind k, byte_span pub);
+
+/// RFC 2104 / FIPS 198-1 HMAC-SHA256 with the padded key states prepared once.
+struct HmacState {
+  hash::Sha256 inner, outer;
+  void init(byte_span key) noexcept;
+  void tag(byte_span msg, std::uint8_t out[32]) const noexcept;
+};
 
 /// One-time library initialisation (libsodium); idempotent, thread-safe.
 void ensure_init();

@@ -126,16 +126,15 @@ Result<ImportedKey> import_pkey(Pkey key, std::string_view hint) {
     auto priv = internal::raw_private(*k, key.get());
     if (!priv) return priv.error();
     // Re-derive everything from the canonical private form (validates it, fills the public key).
-    auto signer = internal::make_signer(*k, priv->span(), Ed25519Engine::openssl);
-    if (!signer) return signer.error();
-    auto pub = (*signer)->public_key();
-    out.public_key.assign(pub.begin(), pub.end());
+    auto derived = internal::derive_key(*k, priv->span());
+    if (!derived) return derived.error();
+    out.public_key = std::move(derived->pub);
     out.private_key = std::move(priv.value());
     return out;
   }
   auto pub = internal::raw_public(*k, key.get());
   if (!pub) return pub.error();
-  auto check = internal::make_verifier(*k, *pub, Ed25519Engine::openssl);  // validates
+  auto check = internal::check_public(*k, *pub);
   if (!check) return check.error();
   out.public_key = std::move(pub.value());
   return out;
@@ -216,9 +215,9 @@ Result<JwkMembers> jwk_members_private(const SuiteInfo& suite, byte_span priv) {
     m.k = SecretBytes(priv);
     return m;
   }
-  auto signer = internal::make_signer(*k, priv, Ed25519Engine::openssl);
-  if (!signer) return signer.error();
-  auto m = jwk_members_public(suite, (*signer)->public_key());
+  auto derived = internal::derive_key(*k, priv);
+  if (!derived) return derived.error();
+  auto m = jwk_members_public(suite, derived->pub);
   if (!m) return m.error();
   switch (*k) {
     case Kind::ed25519:
@@ -229,7 +228,7 @@ Result<JwkMembers> jwk_members_private(const SuiteInfo& suite, byte_span priv) {
       return m;
     case Kind::rsa_pss_sha512:
     case Kind::rsa_v15_sha256: {
-      auto key = internal::pkey_from_private(*k, (*signer)->private_key());
+      auto key = internal::pkey_from_private(*k, derived->priv.span());
       if (!key) return key.error();
       auto st = fill_rsa(*m, key->get(), true);
       if (!st) return st.error();
@@ -303,14 +302,14 @@ Result<SecretBytes> private_from_jwk_members(const SuiteInfo& suite, const JwkMe
   } else {
     priv = m.d.clone();
   }
-  auto signer = internal::make_signer(*k, priv.span(), Ed25519Engine::openssl);
-  if (!signer) return signer.error();
+  auto derived = internal::derive_key(*k, priv.span());
+  if (!derived) return derived.error();
   // Public members, when present, must belong to this private key.
   const bool has_pub = !m.x.empty() || !m.n.empty();
   if (has_pub) {
     auto pub = public_from_jwk_members(suite, m);
     if (!pub) return pub.error();
-    auto mine = (*signer)->public_key();
+    byte_span mine = derived->pub;
     if (pub->size() != mine.size() || !ct_equal(*pub, mine))
       return Error{Errc::key_check_failed, "JWK public members do not match the private key"};
   } else if (!internal::is_rsa(*k)) {

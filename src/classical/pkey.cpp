@@ -456,6 +456,51 @@ Result<SecretBytes> generate_private(Kind k) {
   return Error{Errc::internal, "unreachable"};
 }
 
+// The same steps a classical signer / verifier of src/suites/classical_sign.cpp takes to load a
+// key (OpenSSL path), without building one.
+Result<DerivedKey> derive_key(Kind k, byte_span priv) {
+  ensure_init();
+  DerivedKey out;
+  if (k == Kind::hmac_sha256) {
+    if (priv.size() < 16 || priv.size() > 1024)
+      return Error{Errc::invalid_length, "HMAC-SHA256 key must be 16..1024 bytes"};
+    out.priv = SecretBytes(priv);
+    return out;
+  }
+  auto key = pkey_from_private(k, priv);
+  if (!key) return key.error();
+  auto canon = raw_private(k, key->get());
+  if (!canon) return canon.error();
+  out.priv = std::move(canon.value());
+  if (is_rsa(k) && EVP_PKEY_get_base_id(key->get()) != EVP_PKEY_RSA) {
+    // Re-load from the canonical rsaEncryption form (drops RSA-PSS key restrictions).
+    auto again = pkey_from_private(k, out.priv.span());
+    if (!again) return again.error();
+    key = std::move(again);
+  }
+  auto pub = raw_public(k, key->get());
+  if (!pub) return pub.error();
+  out.pub = std::move(pub.value());
+  return out;
+}
+
+Status check_public(Kind k, byte_span pub) {
+  ensure_init();
+  if (k == Kind::hmac_sha256)
+    return Error{Errc::unsupported, "hmac-sha256 is a MAC: verify with the SigningKey (shared secret)"};
+  auto key = pkey_from_public(k, pub);
+  if (!key) return key.error();
+  if (is_rsa(k)) {
+    auto canon = raw_public(k, key->get());  // canonical SPKI (rsaEncryption)
+    if (!canon) return canon.error();
+    if (EVP_PKEY_get_base_id(key->get()) != EVP_PKEY_RSA) {
+      auto again = pkey_from_public(k, *canon);
+      if (!again) return again.error();
+    }
+  }
+  return {};
+}
+
 }  // namespace pqsig::classical::internal
 
 namespace pqsig::classical {

@@ -1,7 +1,9 @@
 // The classical family's suite backend: Ed25519 (libsodium), Ed448, ECDSA P-256/P-384, RSA-PSS,
-// RSA PKCS#1 v1.5 and HMAC-SHA256 (OpenSSL 3.0 libcrypto / pqsig SHA-256). See src/classical/.
+// RSA PKCS#1 v1.5 and HMAC-SHA256 (OpenSSL 3.0 libcrypto / pqsig SHA-256). The primitives are
+// in src/classical/, their signer / verifier objects in classical_sign.cpp.
 #include "classical/internal.hpp"
 #include "suites/backend.hpp"
+#include "suites/classical_adapter.hpp"
 
 namespace pqsig::detail {
 namespace {

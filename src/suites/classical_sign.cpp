@@ -1,6 +1,7 @@
-// Classical signers and verifiers behind the suite API: Ed25519 (libsodium, or OpenSSL EVP),
-// Ed448, ECDSA P-256/P-384 (raw r||s), RSA-PSS SHA-512, RSA PKCS#1 v1.5 SHA-256 (OpenSSL 3.0),
-// and HMAC-SHA256 (RFC 2104 over pqsig's SHA-256, with the padded key states prepared once).
+// The suite adapters of the classical primitives (src/classical/): signers and verifiers behind
+// the suite API for Ed25519 (libsodium, or OpenSSL EVP), Ed448, ECDSA P-256/P-384 (raw r||s),
+// RSA-PSS SHA-512, RSA PKCS#1 v1.5 SHA-256 (OpenSSL 3.0), and HMAC-SHA256 (classical::internal::
+// HmacState, src/classical/hmac.cpp).
 // Keys are parsed and prepared once (EVP_PKEY / libsodium secret key / HMAC pad states);
 // sign() and verify() only allocate the per-call OpenSSL digest context.
 #include <openssl/core_names.h>
@@ -12,55 +13,12 @@
 #include <string>
 
 #include "classical/ed25519_rule.hpp"
-#include "common/ct.hpp"
 #include "classical/internal.hpp"
+#include "common/ct.hpp"
 #include "pqsig/hash.hpp"
+#include "suites/classical_adapter.hpp"
 
 namespace pqsig::classical {
-
-// RFC 2104 / FIPS 198-1: HMAC(K, m) = H((K0 ^ opad) || H((K0 ^ ipad) || m)).
-namespace {
-struct HmacState {
-  hash::Sha256 inner, outer;
-  void init(byte_span key) noexcept {
-    std::uint8_t k0[64] = {0};
-    if (key.size() > 64) {
-      auto d = hash::sha256(key);
-      std::memcpy(k0, d.data(), d.size());
-      secure_zero(d.data(), d.size());
-    } else if (!key.empty()) {
-      std::memcpy(k0, key.data(), key.size());
-    }
-    std::uint8_t pad[64];
-    for (int i = 0; i < 64; ++i) pad[i] = static_cast<std::uint8_t>(k0[i] ^ 0x36);
-    inner.reset();
-    inner.update(pad, 64);
-    for (int i = 0; i < 64; ++i) pad[i] = static_cast<std::uint8_t>(k0[i] ^ 0x5c);
-    outer.reset();
-    outer.update(pad, 64);
-    secure_zero(pad, sizeof pad);
-    secure_zero(k0, sizeof k0);
-  }
-  void tag(byte_span msg, std::uint8_t out[32]) const noexcept {
-    hash::Sha256 i = inner;
-    i.update(msg);
-    std::uint8_t h[32];
-    i.final(h);
-    hash::Sha256 o = outer;
-    o.update(h, 32);
-    o.final(out);
-    secure_zero(h, sizeof h);
-  }
-};
-}  // namespace
-
-std::array<std::uint8_t, 32> hmac_sha256(byte_span key, byte_span msg) noexcept {
-  HmacState st;
-  st.init(key);
-  std::array<std::uint8_t, 32> out{};
-  st.tag(msg, out.data());
-  return out;
-}
 
 namespace internal {
 namespace {
