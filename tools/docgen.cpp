@@ -1,5 +1,7 @@
 #include "docgen.hpp"
 
+#include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <vector>
@@ -63,12 +65,33 @@ std::string metavar(const CLI::Option* o) {
 }
 
 // ------------------------------------------------------------------ roff
+// Non-ASCII text (UTF-8: "…", "→" in option help) becomes groff's \[uXXXX] escapes: troff
+// reads its input as Latin-1 and warns on (and garbles) raw UTF-8 bytes.
 std::string roff(const std::string& s) {
   std::string o;
-  for (char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
     if (c == '\\') o += "\\e";
     else if (c == '-') o += "\\-";
-    else o += c;
+    else if (c < 0x80) o += static_cast<char>(c);
+    else {
+      const std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+      std::uint32_t cp = n == 4 ? (c & 0x07u) : n == 3 ? (c & 0x0Fu) : (c & 0x1Fu);
+      bool ok = n > 1 && i + n <= s.size();
+      for (std::size_t k = 1; ok && k < n; ++k) {
+        const auto cc = static_cast<unsigned char>(s[i + k]);
+        ok = (cc & 0xC0u) == 0x80u;
+        cp = (cp << 6) | (cc & 0x3Fu);
+      }
+      if (!ok) {
+        o += '?';
+        continue;
+      }
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "\\[u%04X]", static_cast<unsigned>(cp));
+      o += buf;
+      i += n - 1;
+    }
   }
   if (!o.empty() && (o[0] == '.' || o[0] == '\'')) o = "\\&" + o;
   return o;
