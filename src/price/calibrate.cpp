@@ -9,10 +9,11 @@
 
 namespace pqsig::price {
 
+using json = nlohmann::json;
+
 namespace {
 
 using ojson = nlohmann::ordered_json;
-using json = nlohmann::json;
 
 constexpr const char* kItems[] = {"ml-dsa-44 sign", "ml-dsa-44 verify", "ed25519 sign", "ed25519 verify"};
 constexpr int kCalibrationFormat = 1;

@@ -15,9 +15,10 @@
 
 namespace pqsig::price {
 
+using json = nlohmann::json;  // at namespace scope, as in the other price files (one alias per unity batch)
+
 namespace {
 
-using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 const std::vector<std::string> kEngines = {"pqsig", "liboqs", "openssl", "node-webcrypto", "node-crypto", "workerd",
