@@ -270,12 +270,12 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   BaseError be;
   auto base = signature_base(msg, p, request, &be);
   if (!base) return bad(be.reason == Reason::ok ? Reason::invalid_component : be.reason, be.detail);
-  v.signature_base = base.value();
+  v.signature_base = std::move(base.value());
 
   const auto& sig = sigm->item.bare.b;
   if (!key->verifying && !key->mac) return skip(Reason::unsupported_alg, v.alg + ": no key object available");
-  Status st = key->verifying ? key->verifying->verify(as_bytes(base.value()), sig)
-                             : key->mac->verify(as_bytes(base.value()), sig);
+  Status st = key->verifying ? key->verifying->verify(as_bytes(v.signature_base), sig)
+                             : key->mac->verify(as_bytes(v.signature_base), sig);
   if (!st) {
     if (st.error().code == Errc::unsupported)
       return skip(Reason::unsupported_alg, v.alg + " is not available in this build: " + st.error().message);
@@ -334,9 +334,25 @@ std::string record_nonces(VerifyReport& rep, const VerifyPolicy& pol) {
 
 VerifyReport verify_message(const Message& msg, const KeyResolver& keys, const VerifyPolicy& pol, const Message* request,
                             LabelCheck extra, const void* extra_ctx) {
-  VerifyReport rep;
   auto f = parse_signature_fields(msg, pol.sf_limits);
-  if (f && f->input.size() > pol.max_labels) {
+  if (f) return verify_message(msg, f.value(), keys, pol, request, extra, extra_ctx);
+  VerifyReport rep;
+  Verdict v;
+  v.label = "*";
+  v.outcome = Outcome::invalid;
+  v.reason = f.error().message.rfind("Signature-Input", 0) == 0 ? Reason::malformed_signature_input
+                                                                 : Reason::malformed_signature;
+  v.detail = f.error().message;
+  rep.verdicts.push_back(std::move(v));
+  rep.policy_detail = "signature fields are malformed";
+  return rep;
+}
+
+VerifyReport verify_message(const Message& msg, const SignatureFields& fields, const KeyResolver& keys,
+                            const VerifyPolicy& pol, const Message* request, LabelCheck extra, const void* extra_ctx) {
+  VerifyReport rep;
+  const SignatureFields* f = &fields;
+  if (f->input.size() > pol.max_labels) {
     Verdict v;
     v.label = "*";
     v.outcome = Outcome::invalid;
@@ -346,19 +362,9 @@ VerifyReport verify_message(const Message& msg, const KeyResolver& keys, const V
     rep.policy_detail = "too many signature labels";
     return rep;
   }
-  if (!f) {
-    Verdict v;
-    v.label = "*";
-    v.outcome = Outcome::invalid;
-    v.reason = f.error().message.rfind("Signature-Input", 0) == 0 ? Reason::malformed_signature_input
-                                                                   : Reason::malformed_signature;
-    v.detail = f.error().message;
-    rep.verdicts.push_back(std::move(v));
-    rep.policy_detail = "signature fields are malformed";
-    return rep;
-  }
+  rep.verdicts.reserve(f->input.size());
   for (const auto& [label, in] : f->input)
-    rep.verdicts.push_back(verify_label(msg, label, in, f.value(), keys, pol, request, extra, extra_ctx));
+    rep.verdicts.push_back(verify_label(msg, label, in, *f, keys, pol, request, extra, extra_ctx));
 
   std::size_t valid = 0;
   std::string why;
