@@ -371,17 +371,23 @@ class Parser {
     ++p_;  // ':'
     auto end = s_.find(':', p_);
     if (end == std::string_view::npos) return perr("byte sequence not terminated by ':'");
-    std::string b64(s_.substr(p_, end - p_));
+    // Views into the field, no copies (a 3.2 KB ML-DSA-44 signature on every verified request).
+    std::string_view b64 = s_.substr(p_, end - p_);
     p_ = end + 1;
     for (char c : b64)
       if (!is_b64_char(c)) return perr("invalid character in byte sequence");
     // Padding may be absent (RFC 9651 §4.2.7: parsers SHOULD NOT fail); "=" only at the end.
     auto eq = b64.find('=');
-    if (eq != std::string::npos && b64.find_first_not_of('=', eq) != std::string::npos)
+    if (eq != std::string_view::npos && b64.find_first_not_of('=', eq) != std::string_view::npos)
       return perr("'=' inside a byte sequence");
-    std::string body = b64.substr(0, eq == std::string::npos ? b64.size() : eq);
+    std::string_view body = b64.substr(0, eq == std::string_view::npos ? b64.size() : eq);
     if (body.size() % 4 == 1) return perr("byte sequence has an impossible base64 length");
-    while (body.size() % 4 != 0) body.push_back('=');
+    std::string padded;
+    if (body.size() % 4 != 0) {
+      padded.assign(body);
+      while (padded.size() % 4 != 0) padded.push_back('=');
+      body = padded;
+    }
     auto dec = base64_decode(body);
     if (!dec) return perr("byte sequence: " + dec.error().message);
     return BareItem::byte_sequence(std::move(dec.value()));
