@@ -141,9 +141,21 @@ Result<std::vector<std::string>> sign_message(Message& msg, const std::vector<Si
 
 namespace {
 
+// The policy's required components as serialized identifiers, worked out once per message (when
+// the first label gets that far).
+std::vector<std::string> required_ids(const VerifyPolicy& pol) {
+  std::vector<std::string> out;
+  out.reserve(pol.required_components.size());
+  for (const auto& req : pol.required_components) {
+    auto rc = parse_component(req);
+    out.push_back(rc ? sf::serialize_item(rc.value()).value() : req);
+  }
+  return out;
+}
+
 Verdict verify_label(const Message& msg, const std::string& label, const sf::Member& in, const SignatureFields& f,
-                     const KeyResolver& keys, const VerifyPolicy& pol, const Message* request, LabelCheck extra,
-                     const void* extra_ctx) {
+                     const KeyResolver& keys, const VerifyPolicy& pol, std::optional<std::vector<std::string>>& required,
+                     const Message* request, LabelCheck extra, const void* extra_ctx) {
   Verdict v;
   v.label = label;
   auto bad = [&](Reason r, std::string d) {
@@ -208,9 +220,8 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
                    std::string(msg.is_request ? "\"@authority\"" : "\"@authority\";req") +
                        " is not covered: the signature does not bind the authority (relaxing this must be explicit)");
     }
-    for (const auto& req : pol.required_components) {
-      auto rc = parse_component(req);
-      std::string want = rc ? sf::serialize_item(rc.value()).value() : req;
+    if (!required) required = required_ids(pol);
+    for (const auto& want : *required) {
       if (std::find(ids.begin(), ids.end(), want) == ids.end())
         return bad(Reason::required_component_not_covered, want + " is required but not covered");
     }
@@ -363,8 +374,9 @@ VerifyReport verify_message(const Message& msg, const SignatureFields& fields, c
     return rep;
   }
   rep.verdicts.reserve(f->input.size());
+  std::optional<std::vector<std::string>> required;  // filled by the first label that needs it
   for (const auto& [label, in] : f->input)
-    rep.verdicts.push_back(verify_label(msg, label, in, *f, keys, pol, request, extra, extra_ctx));
+    rep.verdicts.push_back(verify_label(msg, label, in, *f, keys, pol, required, request, extra, extra_ctx));
 
   std::size_t valid = 0;
   std::string why;

@@ -345,6 +345,16 @@ class Parser {
     ++p_;  // '"'
     std::string out;
     while (!empty()) {
+      // A run of plain characters is appended at once (keyids, nonces).
+      std::size_t q = p_;
+      while (q < s_.size()) {
+        auto u = static_cast<unsigned char>(s_[q]);
+        if (u == '"' || u == '\\' || u <= 0x1f || u >= 0x7f) break;
+        ++q;
+      }
+      out.append(s_.data() + p_, q - p_);
+      p_ = q;
+      if (empty()) break;
       char c = s_[p_++];
       if (c == '\\') {
         if (empty()) return perr("string ends inside an escape");
