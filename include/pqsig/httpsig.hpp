@@ -398,6 +398,12 @@ struct SignatureFields {
   sf::Dictionary signature;
 };
 Result<SignatureFields> parse_signature_fields(const Message& msg, const sf::Limits& limits = {});
+/// verify_message for Signature-Input / Signature fields the caller has already parsed from `msg`
+/// (parse_signature_fields with policy.sf_limits), so that a caller which looked at them first
+/// (e.g. to bound the work) does not pay for parsing them twice. Same report as verify_message.
+VerifyReport verify_message(const Message& msg, const SignatureFields& fields, const KeyResolver& keys,
+                            const VerifyPolicy& policy, const Message* request = nullptr, LabelCheck extra = nullptr,
+                            const void* extra_ctx = nullptr);
 
 // ------------------------------------------------------------------ Accept-Signature (§5)
 

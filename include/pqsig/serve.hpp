@@ -372,6 +372,7 @@ class Verifier {
   VerifyOptions opt_;
   httpsig::KeyStore static_;
   std::vector<std::string> authorities_;  ///< policy.authorities, normalized for opt_.scheme
+  httpsig::VerifyPolicy verify_policy_;  ///< opt_.policy as the library's policy, built once (now / nonces set per request)
   DirectoryCache* dirs_ = nullptr;
   ReplayStore* replay_ = nullptr;
   Metrics* metrics_ = nullptr;

@@ -202,7 +202,9 @@ class AgentKeyResolver : public httpsig::KeyResolver {
 };
 
 /// Profile check of one label (tag, created/expires, @authority and the label's Signature-Agent
-/// member covered, bind_label_agent). Usable as an httpsig::LabelCheck.
+/// member covered, bind_label_agent). Usable as an httpsig::LabelCheck. `ctx`: null (the
+/// Signature-Agent field is parsed from `msg`), or a `const SignatureAgents*` holding that field
+/// as parse_signature_agent returned it for `msg` (so that it is parsed once per request).
 httpsig::Reason check_profile(const httpsig::Message& msg, const std::string& label, const httpsig::SignatureParams& p,
                               std::string& detail, const void* ctx);
 

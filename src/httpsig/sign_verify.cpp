@@ -141,9 +141,21 @@ Result<std::vector<std::string>> sign_message(Message& msg, const std::vector<Si
 
 namespace {
 
+// The policy's required components as serialized identifiers, worked out once per message (when
+// the first label gets that far).
+std::vector<std::string> required_ids(const VerifyPolicy& pol) {
+  std::vector<std::string> out;
+  out.reserve(pol.required_components.size());
+  for (const auto& req : pol.required_components) {
+    auto rc = parse_component(req);
+    out.push_back(rc ? sf::serialize_item(rc.value()).value() : req);
+  }
+  return out;
+}
+
 Verdict verify_label(const Message& msg, const std::string& label, const sf::Member& in, const SignatureFields& f,
-                     const KeyResolver& keys, const VerifyPolicy& pol, const Message* request, LabelCheck extra,
-                     const void* extra_ctx) {
+                     const KeyResolver& keys, const VerifyPolicy& pol, std::optional<std::vector<std::string>>& required,
+                     const Message* request, LabelCheck extra, const void* extra_ctx) {
   Verdict v;
   v.label = label;
   auto bad = [&](Reason r, std::string d) {
@@ -208,9 +220,8 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
                    std::string(msg.is_request ? "\"@authority\"" : "\"@authority\";req") +
                        " is not covered: the signature does not bind the authority (relaxing this must be explicit)");
     }
-    for (const auto& req : pol.required_components) {
-      auto rc = parse_component(req);
-      std::string want = rc ? sf::serialize_item(rc.value()).value() : req;
+    if (!required) required = required_ids(pol);
+    for (const auto& want : *required) {
       if (std::find(ids.begin(), ids.end(), want) == ids.end())
         return bad(Reason::required_component_not_covered, want + " is required but not covered");
     }
@@ -270,12 +281,12 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   BaseError be;
   auto base = signature_base(msg, p, request, &be);
   if (!base) return bad(be.reason == Reason::ok ? Reason::invalid_component : be.reason, be.detail);
-  v.signature_base = base.value();
+  v.signature_base = std::move(base.value());
 
   const auto& sig = sigm->item.bare.b;
   if (!key->verifying && !key->mac) return skip(Reason::unsupported_alg, v.alg + ": no key object available");
-  Status st = key->verifying ? key->verifying->verify(as_bytes(base.value()), sig)
-                             : key->mac->verify(as_bytes(base.value()), sig);
+  Status st = key->verifying ? key->verifying->verify(as_bytes(v.signature_base), sig)
+                             : key->mac->verify(as_bytes(v.signature_base), sig);
   if (!st) {
     if (st.error().code == Errc::unsupported)
       return skip(Reason::unsupported_alg, v.alg + " is not available in this build: " + st.error().message);
@@ -334,9 +345,25 @@ std::string record_nonces(VerifyReport& rep, const VerifyPolicy& pol) {
 
 VerifyReport verify_message(const Message& msg, const KeyResolver& keys, const VerifyPolicy& pol, const Message* request,
                             LabelCheck extra, const void* extra_ctx) {
-  VerifyReport rep;
   auto f = parse_signature_fields(msg, pol.sf_limits);
-  if (f && f->input.size() > pol.max_labels) {
+  if (f) return verify_message(msg, f.value(), keys, pol, request, extra, extra_ctx);
+  VerifyReport rep;
+  Verdict v;
+  v.label = "*";
+  v.outcome = Outcome::invalid;
+  v.reason = f.error().message.rfind("Signature-Input", 0) == 0 ? Reason::malformed_signature_input
+                                                                 : Reason::malformed_signature;
+  v.detail = f.error().message;
+  rep.verdicts.push_back(std::move(v));
+  rep.policy_detail = "signature fields are malformed";
+  return rep;
+}
+
+VerifyReport verify_message(const Message& msg, const SignatureFields& fields, const KeyResolver& keys,
+                            const VerifyPolicy& pol, const Message* request, LabelCheck extra, const void* extra_ctx) {
+  VerifyReport rep;
+  const SignatureFields* f = &fields;
+  if (f->input.size() > pol.max_labels) {
     Verdict v;
     v.label = "*";
     v.outcome = Outcome::invalid;
@@ -346,19 +373,10 @@ VerifyReport verify_message(const Message& msg, const KeyResolver& keys, const V
     rep.policy_detail = "too many signature labels";
     return rep;
   }
-  if (!f) {
-    Verdict v;
-    v.label = "*";
-    v.outcome = Outcome::invalid;
-    v.reason = f.error().message.rfind("Signature-Input", 0) == 0 ? Reason::malformed_signature_input
-                                                                   : Reason::malformed_signature;
-    v.detail = f.error().message;
-    rep.verdicts.push_back(std::move(v));
-    rep.policy_detail = "signature fields are malformed";
-    return rep;
-  }
+  rep.verdicts.reserve(f->input.size());
+  std::optional<std::vector<std::string>> required;  // filled by the first label that needs it
   for (const auto& [label, in] : f->input)
-    rep.verdicts.push_back(verify_label(msg, label, in, f.value(), keys, pol, request, extra, extra_ctx));
+    rep.verdicts.push_back(verify_label(msg, label, in, *f, keys, pol, required, request, extra, extra_ctx));
 
   std::size_t valid = 0;
   std::string why;

@@ -444,7 +444,7 @@ std::optional<httpsig::ResolvedKey> AgentKeyResolver::resolve_label(const Messag
 // ------------------------------------------------------------------ verifier
 
 Reason check_profile(const Message& msg, const std::string& label, const httpsig::SignatureParams& p,
-                     std::string& detail, const void*) {
+                     std::string& detail, const void* ctx) {
   if (p.tag().value_or("") != kTag) {
     detail = "tag must be \"web-bot-auth\"";
     return Reason::wrong_tag;
@@ -467,18 +467,22 @@ Reason check_profile(const Message& msg, const std::string& label, const httpsig
     return Reason::required_component_not_covered;
   }
   // The rule (webbotauth.hpp, bind_label_agent): a label vouches for an agent only by covering it.
-  auto sa = msg.get("signature-agent");
-  std::optional<SignatureAgents> agents;
-  if (sa) {
-    auto parsed = parse_signature_agent(*sa);
-    if (!parsed) {
-      if (!covers_agent) return Reason::ok;  // vouches for no agent; the field is not this label's concern
-      detail = "Signature-Agent: " + parsed.error().message;
-      return Reason::missing_signature_agent;
+  // ctx: the field already parsed by the caller (one parse per request, not one per label).
+  const auto* agents = static_cast<const SignatureAgents*>(ctx);
+  std::optional<SignatureAgents> own;
+  if (!agents) {
+    if (auto sa = msg.get("signature-agent")) {
+      auto parsed = parse_signature_agent(*sa);
+      if (!parsed) {
+        if (!covers_agent) return Reason::ok;  // vouches for no agent; the field is not this label's concern
+        detail = "Signature-Agent: " + parsed.error().message;
+        return Reason::missing_signature_agent;
+      }
+      own = std::move(parsed.value());
+      agents = &*own;
     }
-    agents = std::move(parsed.value());
   }
-  auto b = bind_label_agent(agents ? &*agents : nullptr, label, p);
+  auto b = bind_label_agent(agents, label, p);
   if (b.reason != Reason::ok) detail = b.detail;
   return b.reason;
 }

@@ -96,6 +96,23 @@ Result<std::unique_ptr<Verifier>> Verifier::create(VerifyOptions opt, const std:
     if (!n) return n.error();
     v->authorities_.push_back(n.value());
   }
+  // The library's policy, built once here; a request sets only its time and nonce store.
+  hs::VerifyPolicy& vp = v->verify_policy_;
+  const Policy& pol = v->opt_.policy;
+  vp.clock_skew = pol.clock_skew;
+  vp.max_age = pol.max_age;
+  vp.require_created = true;
+  vp.require_expires = true;
+  vp.require_nonce = pol.require_nonce;
+  vp.max_window = pol.max_validity;
+  vp.required_components = pol.required_components;
+  vp.required_labels = pol.required_labels;
+  vp.allowed_algs = pol.algorithms;
+  vp.tag = pol.required_tag;
+  vp.fail_on_invalid = true;
+  vp.min_valid = pol.min_valid;
+  vp.nonce_fail_open = v->opt_.replay_fail_open;
+  vp.check_content_digest = true;
   v->dirs_ = dirs;
   v->replay_ = replay;
   v->metrics_ = metrics;
@@ -162,24 +179,40 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
     agents = std::move(refs.value());
   }
   webbotauth::AgentKeyResolver resolver(agents ? &*agents : nullptr, &static_);
+  // Each label's parameters and the member it vouches for, worked out once for the request.
+  struct LabelInfo {
+    const std::string* label;
+    hs::SignatureParams params;
+    std::optional<std::string> member;  ///< bind_label_agent's member (reason ok), else none
+  };
+  std::vector<LabelInfo> infos;
+  infos.reserve(fields->input.size());
+  for (const auto& [label, in] : fields->input) {
+    if (!in.is_inner_list) continue;
+    LabelInfo li{&label, hs::SignatureParams{in.inner}, std::nullopt};
+    if (agents) {
+      auto b = webbotauth::bind_label_agent(&*agents, label, li.params);
+      if (b.reason == hs::Reason::ok) li.member = std::move(b.member);
+    }
+    infos.push_back(std::move(li));
+  }
   std::vector<std::shared_ptr<const AgentKeys>> held;               // kept alive while verifying
   std::vector<std::pair<std::string, std::string>> agent_errors;   // member -> why its keys are missing
   if (agents && dirs_) {
     std::vector<std::string> done;
     std::size_t n = 0;
-    for (const auto& [label, in] : fields->input) {
-      if (!in.is_inner_list) continue;
-      auto b = webbotauth::bind_label_agent(&*agents, label, hs::SignatureParams{in.inner});
-      if (b.reason != hs::Reason::ok || !b.member) continue;  // refused by the profile check / no agent
-      if (std::find(done.begin(), done.end(), *b.member) != done.end()) continue;
-      done.push_back(*b.member);
+    for (const auto& li : infos) {
+      const std::optional<std::string>& member = li.member;
+      if (!member) continue;  // refused by the profile check / no agent
+      if (std::find(done.begin(), done.end(), *member) != done.end()) continue;
+      done.push_back(*member);
       if (++n > opt_.max_agents) {
         if (metrics_) metrics_->limit_hit("agents");
         break;
       }
       const AgentRef* named = nullptr;
       for (const auto& [m, r] : *agents)
-        if (m == *b.member) named = &r;
+        if (m == *member) named = &r;
       if (!named) continue;
       AgentRef ref = *named;
       bool in_policy = std::find(pol.agents.begin(), pol.agents.end(), ref.url) != pol.agents.end();
@@ -192,7 +225,7 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
       }
       bool restricted = !pol.agents.empty() || opt_.registry_only || !opt_.registry_agents.empty();
       if (restricted && !in_policy && !reg) {
-        agent_errors.emplace_back(*b.member, "agent " + ref.url + " is not allowed by the policy or the registry");
+        agent_errors.emplace_back(*member, "agent " + ref.url + " is not allowed by the policy or the registry");
         continue;
       }
       // What each discovery type proves (docs/deploy.md): a directory is signed for its origin by
@@ -200,31 +233,30 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
       // A request cannot pick the weaker proof: those types are fetched only for agents the
       // operator listed (registry / policy agents), or when signed directories are not required.
       if (ref.type != AgentType::directory && !in_policy && !reg && dirs_->options().require_signed_directory) {
-        agent_errors.emplace_back(*b.member, "agent " + ref.url + ": type " + std::string(webbotauth::agent_type_name(ref.type)) +
+        agent_errors.emplace_back(*member, "agent " + ref.url + ": type " + std::string(webbotauth::agent_type_name(ref.type)) +
                                                  " is accepted only for agents listed in the registry or the policy "
                                                  "(a request cannot choose to skip the signed directory)");
         continue;
       }
       auto k = dirs_->get(ref, now);
       if (!k) {
-        agent_errors.emplace_back(*b.member, k.error().message);
+        agent_errors.emplace_back(*member, k.error().message);
         continue;
       }
       held.push_back(k.value());
-      resolver.set_agent_keys(*b.member, &held.back()->store);
+      resolver.set_agent_keys(*member, &held.back()->store);
     }
   }
 
   // The work this request can cause, bounded before any signature is checked: each label whose
   // key resolves under an allowed algorithm costs one verification with that key.
   std::size_t cost = 0;
-  for (const auto& [label, m] : fields->input) {
-    if (!m.is_inner_list) continue;
-    const auto* kid = sf::find_param(m.inner.params, "keyid");
+  for (const auto& li : infos) {
+    const auto* kid = sf::find_param(li.params.list.params, "keyid");
     if (!kid || kid->type != sf::Type::string) continue;
     const SuiteInfo* want = nullptr;
-    if (const auto* a = sf::find_param(m.inner.params, "alg"); a && a->type == sf::Type::string) want = hs::suite_for_alg(a->s);
-    auto k = resolver.resolve_label(req, label, hs::SignatureParams{m.inner}, want);
+    if (const auto* a = sf::find_param(li.params.list.params, "alg"); a && a->type == sf::Type::string) want = hs::suite_for_alg(a->s);
+    auto k = resolver.resolve_label(req, *li.label, li.params, want);
     if (!k || !k->suite) continue;
     if (std::find(pol.algorithms.begin(), pol.algorithms.end(), k->suite->http_alg) == pol.algorithms.end()) continue;
     cost += verify_cost_units(*k->suite);
@@ -235,20 +267,8 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
                                     std::to_string(opt_.max_cost_units) + ")");
   }
 
-  hs::VerifyPolicy vp;
+  hs::VerifyPolicy vp = verify_policy_;  // built once in create()
   vp.now = now;
-  vp.clock_skew = pol.clock_skew;
-  vp.max_age = pol.max_age;
-  vp.require_created = true;
-  vp.require_expires = true;
-  vp.require_nonce = pol.require_nonce;
-  vp.max_window = pol.max_validity;
-  vp.required_components = pol.required_components;
-  vp.required_labels = pol.required_labels;
-  vp.allowed_algs = pol.algorithms;
-  vp.tag = pol.required_tag;
-  vp.fail_on_invalid = true;
-  vp.min_valid = pol.min_valid;
   std::optional<OwnedNonces> owned;
   if (replay_)
     owned.emplace(*replay_, [&](std::string_view keyid) -> std::string {
@@ -258,17 +278,15 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
       return "unattributed " + std::string(keyid);
     });
   vp.nonces = owned ? &*owned : nullptr;  // the library records nonces only once the whole policy is satisfied
-  vp.nonce_fail_open = opt_.replay_fail_open;
-  vp.check_content_digest = true;
   bool wba = pol.required_tag == webbotauth::kTag;
-  auto rep = hs::verify_message(req, resolver, vp, nullptr, wba ? &webbotauth::check_profile : nullptr, nullptr);
+  // The fields and the Signature-Agent field parsed above are handed on, not parsed again.
+  auto rep = hs::verify_message(req, *fields, resolver, vp, nullptr, wba ? &webbotauth::check_profile : nullptr,
+                                agents ? &*agents : nullptr);
   // The member a label vouches for (attribution, and which agent's failure explains a missing key).
   auto member_of = [&](const std::string& label) -> std::optional<std::string> {
-    if (!agents) return std::nullopt;
-    const sf::Member* in = sf::find_member(fields->input, label);
-    if (!in || !in->is_inner_list) return std::nullopt;
-    auto b = webbotauth::bind_label_agent(&*agents, label, hs::SignatureParams{in->inner});
-    return b.reason == hs::Reason::ok ? b.member : std::nullopt;
+    for (const auto& li : infos)
+      if (*li.label == label) return li.member;
+    return std::nullopt;
   };
   if (metrics_ && owned && rep.policy_satisfied)
     if (const auto* mem = dynamic_cast<const MemoryReplayStore*>(replay_)) {
