@@ -169,7 +169,7 @@ TEST(BatchHostile, CliSurvivesAHundredMegabyteLineAndADeepId) {
   TempDir d;
   write_text(d.file("a.jsonl"), kKeygenNoId + ",\"id\":1}\n" + kKeygenNoId + ",\"id\":" + nested(200000) + "}\n");
   write_text(d.file("b.jsonl"), kKeygenNoId + ",\"id\":3}\n");
-  const std::string cmd = "cd '" + d.path() + "' && (ulimit -d 65536; { cat a.jsonl; head -c 104857600 /dev/zero | tr '\\0' x; "
+  const std::string cmd = "cd '" + d.path() + "' && (" + kDataLimit64MiB + "{ cat a.jsonl; head -c 104857600 /dev/zero | tr '\\0' x; "
                           "echo; cat b.jsonl; } | '" PQSIG_BINARY_DIR "/pqsig' batch) > out 2> err";
   const int st = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(st)) << slurp_file(d.file("err"));

@@ -131,7 +131,7 @@ TEST(LedgerHostile, AHundredMegabyteLineIsRefusedWhileItIsRead) {
   TempDir d;
   write_text(d.file("a.jsonl"), item_line("1") + "\n");
   write_text(d.file("b.jsonl"), item_line("3") + "\n");
-  const std::string cmd = "cd '" + d.path() + "' && (ulimit -d 65536; { cat a.jsonl; head -c 104857600 /dev/zero | tr '\\0' x; "
+  const std::string cmd = "cd '" + d.path() + "' && (" + kDataLimit64MiB + "{ cat a.jsonl; head -c 104857600 /dev/zero | tr '\\0' x; "
                           "echo; cat b.jsonl; } | '" PQSIG_BINARY_DIR "/pqsig' " + kVerify + ") > out 2> err";
   const int st = std::system(cmd.c_str());
   ASSERT_TRUE(WIFEXITED(st)) << slurp_file(d.file("err"));
