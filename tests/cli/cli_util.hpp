@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "support/sanitizer.hpp"
+
 struct RunResult {
   int code = -1;
   std::string out, err;
@@ -41,13 +43,6 @@ class TempDir {
 /// bounded in memory — empty in an AddressSanitizer build, whose runtime maps its shadow memory
 /// up front and cannot start under such a limit (the Release run of `make test` keeps the proof;
 /// the sanitizer run still checks every verdict).
-#if defined(__SANITIZE_ADDRESS__)
-#define PQSIG_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PQSIG_TEST_ASAN 1
-#endif
-#endif
 #ifdef PQSIG_TEST_ASAN
 inline const char* const kDataLimit64MiB = "";
 #else

@@ -24,6 +24,7 @@
 #include <sstream>
 #include <thread>
 
+#include "support/sanitizer.hpp"
 #include "pqsig/client.hpp"
 #include "pqsig/jose.hpp"
 
@@ -1030,6 +1031,11 @@ TEST_F(ServeLive, HealthStaysResponsiveWhileDirectoriesHang) {
 
 // #12: accept() failing with EMFILE must not spin a core: back off and log once.
 TEST_F(ServeLive, AcceptEmfileBacksOffAndLogsOnce) {
+#ifdef PQSIG_TEST_ASAN
+  GTEST_SKIP() << "sanitizer build: UBSan's vptr check probes memory through pipe(2), which fails once the "
+                  "process is out of descriptors (LLVM sanitizer_common IsAccessibleMemoryRange) — the very "
+                  "condition this test creates — and reports a false 'invalid vptr'; the Release run covers it";
+#endif
   OwnVerifier v("emfile", {"--keys", L().dir + "/ed-pub.jwk", "--no-directory-fetch", "--threads", "2"}, 48);
   ASSERT_GT(v.port, 0) << slurp(v.log);
   std::vector<int> held;
