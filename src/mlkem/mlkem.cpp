@@ -269,6 +269,30 @@ struct LoneEntryAndHek {
   }
 };
 
+// Block i (rate R) of the message p0 ‖ p1 (len bytes in all) into blk, with the domain suffix
+// and pad10*1 (FIPS 202 §5.1) when it is the last, partial block. Depends on lengths only.
+void padded_block(std::uint8_t* blk, std::size_t R, byte_span p0, byte_span p1, std::size_t len, std::size_t i,
+                  std::uint8_t suffix) noexcept {
+  std::memset(blk, 0, R);
+  const std::size_t off = i * R, n = len - off < R ? len - off : R;
+  for (std::size_t j = 0; j < n;) {  // copy [off, off + n) out of p0 ‖ p1
+    const std::size_t pos = off + j;
+    std::size_t take;
+    if (pos < p0.size()) {
+      take = p0.size() - pos < n - j ? p0.size() - pos : n - j;
+      std::memcpy(blk + j, p0.data() + pos, take);
+    } else {
+      take = n - j;
+      std::memcpy(blk + j, p1.data() + (pos - p0.size()), take);
+    }
+    j += take;
+  }
+  if (n < R) {
+    blk[n] ^= suffix;
+    blk[R - 1] ^= 0x80;
+  }
+}
+
 // Two rate-136 sponges side by side on the two-way permutation (one AVX-512VL permutation for
 // both; two single ones otherwise): lane 0 = SHA3-256(a) (suffix 01), lane 1 = SHAKE256(b0 ‖ b1)
 // (suffix 1111), 32 bytes out each (FIPS 202 Algorithm 8). Decaps uses it for the §7.3 check
@@ -303,24 +327,7 @@ bool sha3_256_and_shake256(byte_span a, byte_span b0, byte_span b1, std::uint8_t
     const std::size_t la = a.size(), lb = b0.size() + b1.size();
     const std::size_t na = la / R + 1, nb = lb / R + 1;
     const auto block = [&](byte_span p0, byte_span p1, std::size_t len, std::size_t i, std::uint8_t suffix) {
-      std::memset(blk, 0, R);
-      const std::size_t off = i * R, n = len - off < R ? len - off : R;
-      for (std::size_t j = 0; j < n;) {
-        const std::size_t pos = off + j;
-        std::size_t take;
-        if (pos < p0.size()) {
-          take = p0.size() - pos < n - j ? p0.size() - pos : n - j;
-          std::memcpy(blk + j, p0.data() + pos, take);
-        } else {
-          take = n - j;
-          std::memcpy(blk + j, p1.data() + (pos - p0.size()), take);
-        }
-        j += take;
-      }
-      if (n < R) {
-        blk[n] ^= suffix;
-        blk[R - 1] ^= 0x80;
-      }
+      padded_block(blk, R, p0, p1, len, i, suffix);
     };
     const std::size_t nmax = na > nb ? na : nb;
     for (std::size_t i = 0; i < nmax; ++i) {
@@ -361,26 +368,8 @@ bool sha3_256_and_shake256(byte_span a, byte_span b0, byte_span b1, std::uint8_t
   alignas(8) std::uint8_t blk[R];
   const std::size_t la = a.size(), lb = b0.size() + b1.size();
   const std::size_t na = la / R + 1, nb = lb / R + 1;  // blocks, the padded last one included
-  // block i of a message given in two pieces, padded when it is the last one
   const auto block = [&](byte_span p0, byte_span p1, std::size_t len, std::size_t i, std::uint8_t suffix) {
-    std::memset(blk, 0, R);
-    const std::size_t off = i * R, n = len - off < R ? len - off : R;
-    for (std::size_t j = 0; j < n;) {  // copy [off, off + n) out of p0 ‖ p1
-      const std::size_t pos = off + j;
-      std::size_t take;
-      if (pos < p0.size()) {
-        take = p0.size() - pos < n - j ? p0.size() - pos : n - j;
-        std::memcpy(blk + j, p0.data() + pos, take);
-      } else {
-        take = n - j;
-        std::memcpy(blk + j, p1.data() + (pos - p0.size()), take);
-      }
-      j += take;
-    }
-    if (n < R) {
-      blk[n] ^= suffix;
-      blk[R - 1] ^= 0x80;
-    }
+    padded_block(blk, R, p0, p1, len, i, suffix);
   };
   const std::size_t nmax = na > nb ? na : nb;
   for (std::size_t i = 0; i < nmax; ++i) {
