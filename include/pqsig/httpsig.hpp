@@ -45,6 +45,9 @@ struct Message {
   bool has(std::string_view name, bool trailer = false) const;
   /// Combined field value (lines joined by ", ") or nullopt when the field is absent.
   std::optional<std::string> get(std::string_view name, bool trailer = false) const;
+  /// The same value without copying it when the field is one line (the usual case): a view into
+  /// the message, or into `buf` (lines combined there). Valid while both live and are unchanged.
+  std::optional<std::string_view> value(std::string_view name, std::string& buf, bool trailer = false) const;
   /// Replace all lines of `name` by one line.
   void set(std::string_view name, std::string value);
   void add(std::string_view name, std::string value);

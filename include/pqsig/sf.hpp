@@ -115,6 +115,13 @@ Result<std::string> serialize_inner_list(const InnerList& il);
 Result<std::string> serialize_member(const Member& m);
 Result<std::string> serialize_list(const List& l);
 Result<std::string> serialize_dictionary(const Dictionary& d);
+/// The same serializations appended to `out` (one string for a whole signature base); on
+/// failure `out` holds a partial result to discard.
+Status serialize_bare_item_to(std::string& out, const BareItem& b);
+Status serialize_params_to(std::string& out, const Parameters& p);
+Status serialize_item_to(std::string& out, const Item& it);
+Status serialize_inner_list_to(std::string& out, const InnerList& il);
+Status serialize_member_to(std::string& out, const Member& m);
 
 bool is_valid_key(std::string_view k) noexcept;
 bool is_valid_token(std::string_view t) noexcept;

@@ -1,7 +1,6 @@
 // RFC 9421 §2: component values (fields §2.1, derived components §2.2), the signature base
 // (§2.5), algorithm names (§3.3, §6.2) and Content-Digest (RFC 9530 §2).
 #include <algorithm>
-#include <set>
 
 #include "pqsig/hash.hpp"
 #include "pqsig/httpsig.hpp"
@@ -293,15 +292,15 @@ Result<std::string> component_value(const Message& msg, const Component& c, cons
     return fail<std::string>(err, Reason::invalid_component, "unknown derived component " + name);
   }
 
-  if (ascii_lower(name) != name) return fail<std::string>(err, Reason::invalid_component, "field names must be lowercase: " + name);
+  if (std::any_of(name.begin(), name.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; })) return fail<std::string>(err, Reason::invalid_component, "field names must be lowercase: " + name);
   const bool tr = param_is_true(c.params, "tr");
   const bool sfp = param_is_true(c.params, "sf");
   const bool bs = param_is_true(c.params, "bs");
   auto* key = sf::find_param(c.params, "key");
   if (bs && (sfp || key)) return fail<std::string>(err, Reason::invalid_component, ";bs cannot be combined with ;sf or ;key");
-  auto lines = m.lines(name, tr);
-  if (lines.empty()) return fail<std::string>(err, Reason::missing_component, "field " + name + " absent");
   if (bs) {  // §2.1.3
+    auto lines = m.lines(name, tr);
+    if (lines.empty()) return fail<std::string>(err, Reason::missing_component, "field " + name + " absent");
     std::string out;
     for (std::size_t k = 0; k < lines.size(); ++k) {
       if (k) out += ", ";
@@ -311,7 +310,10 @@ Result<std::string> component_value(const Message& msg, const Component& c, cons
     }
     return out;
   }
-  std::string combined = sf::combine_field_lines(lines);
+  std::string buf;  // the lines combined, when there are several
+  auto value = m.value(name, buf, tr);
+  if (!value) return fail<std::string>(err, Reason::missing_component, "field " + name + " absent");
+  const std::string_view combined = *value;
   if (key) {  // §2.1.2
     auto d = sf::parse_dictionary(combined);
     if (!d) return fail<std::string>(err, Reason::invalid_component, "field " + name + " is not a dictionary: " + d.error().message);
@@ -330,31 +332,33 @@ Result<std::string> component_value(const Message& msg, const Component& c, cons
     if (!s) return fail<std::string>(err, Reason::invalid_component, s.error().message);
     return s;
   }
-  return combined;
+  return std::string(combined);
 }
 
 Result<std::string> signature_base(const Message& msg, const SignatureParams& params, const Message* request,
                                    BaseError* err) {
+  // One string, appended in place: each component's identifier (its canonical serialization) and
+  // value, then the parameters. Two components are the same identifier exactly when they are
+  // equal items (the serialization is canonical), so duplicates are found without serializing twice.
   std::string base;
-  std::set<std::string> seen;
-  for (const auto& c : params.components()) {
+  const auto& comps = params.components();
+  for (std::size_t k = 0; k < comps.size(); ++k) {
+    const auto& c = comps[k];
     if (c.bare.type != sf::Type::string) return fail<std::string>(err, Reason::invalid_component, "component identifier is not a string");
-    // Normalise the name case for field components before comparing (names must be lowercase anyway).
-    auto id = sf::serialize_item(c);
-    if (!id) return fail<std::string>(err, Reason::invalid_component, id.error().message);
-    if (!seen.insert(id.value()).second) return fail<std::string>(err, Reason::duplicate_component, id.value() + " is covered twice");
+    const std::size_t id_at = base.size();
+    if (auto st = sf::serialize_item_to(base, c); !st) return fail<std::string>(err, Reason::invalid_component, st.error().message);
+    if (std::find(comps.begin(), comps.begin() + static_cast<std::ptrdiff_t>(k), c) != comps.begin() + static_cast<std::ptrdiff_t>(k))
+      return fail<std::string>(err, Reason::duplicate_component, base.substr(id_at) + " is covered twice");
     auto v = component_value(msg, c, request, err);
     if (!v) return v.error();
     if (v->find('\n') != std::string::npos) return fail<std::string>(err, Reason::invalid_component, "newline in component value");
-    base += id.value();
     base += ": ";
     base += v.value();
     base += '\n';
   }
-  auto sp = params.serialize();
-  if (!sp) return fail<std::string>(err, Reason::malformed_signature_input, sp.error().message);
   base += "\"@signature-params\": ";
-  base += sp.value();
+  if (auto st = sf::serialize_inner_list_to(base, params.list); !st)
+    return fail<std::string>(err, Reason::malformed_signature_input, st.error().message);
   return base;
 }
 

@@ -48,9 +48,21 @@ bool Message::has(std::string_view name, bool trailer) const {
 }
 
 std::optional<std::string> Message::get(std::string_view name, bool trailer) const {
-  auto l = lines(name, trailer);
-  if (l.empty()) return std::nullopt;
-  return sf::combine_field_lines(l);
+  std::string buf;
+  auto v = value(name, buf, trailer);
+  if (!v) return std::nullopt;
+  if (v->data() == buf.data()) return buf;
+  return std::string(*v);
+}
+std::optional<std::string_view> Message::value(std::string_view name, std::string& buf, bool trailer) const {
+  const FieldLine* first = nullptr;
+  std::size_t n = 0;
+  for (const auto& f : section(*this, trailer))
+    if (ieq(f.name, name) && n++ == 0) first = &f;
+  if (n == 0) return std::nullopt;
+  if (n == 1) return trim_ows(first->value);
+  buf = sf::combine_field_lines(lines(name, trailer));
+  return std::string_view(buf);
 }
 
 void Message::set(std::string_view name, std::string value) {

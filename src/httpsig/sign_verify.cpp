@@ -93,12 +93,13 @@ SignatureParams make_params(const SignSpec& spec) {
 
 Result<SignatureFields> parse_signature_fields(const Message& msg, const sf::Limits& limits) {
   SignatureFields f;
-  if (auto si = msg.get("signature-input")) {
+  std::string buf;  // only when a field has several lines; otherwise parsed where it stands
+  if (auto si = msg.value("signature-input", buf)) {
     auto d = sf::parse_dictionary(*si, limits);
     if (!d) return Error{Errc::invalid_encoding, "Signature-Input: " + d.error().message};
     f.input = std::move(d.value());
   }
-  if (auto s = msg.get("signature")) {
+  if (auto s = msg.value("signature", buf)) {
     auto d = sf::parse_dictionary(*s, limits);
     if (!d) return Error{Errc::invalid_encoding, "Signature: " + d.error().message};
     f.signature = std::move(d.value());
@@ -197,21 +198,23 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
     if (!ok) return bad(Reason::malformed_signature_input, "parameter " + k + " has the wrong type");
   }
   {
-    std::vector<std::string> ids;
-    for (const auto& c : p.components()) {
+    // Duplicates compared as items (equal items are equal identifiers: the serialization is
+    // canonical); identifiers are serialized only when the policy requires components.
+    const auto& comps = p.components();
+    for (std::size_t k = 0; k < comps.size(); ++k) {
+      const auto& c = comps[k];
       if (c.bare.type != sf::Type::string) return bad(Reason::malformed_signature_input, "component is not a string");
-      auto id = sf::serialize_item(c);
-      if (!id) return bad(Reason::invalid_component, id.error().message);
-      if (std::find(ids.begin(), ids.end(), id.value()) != ids.end())
-        return bad(Reason::duplicate_component, id.value() + " is covered twice");
-      ids.push_back(id.value());
+      if (std::find(comps.begin(), comps.begin() + static_cast<std::ptrdiff_t>(k), c) != comps.begin() + static_cast<std::ptrdiff_t>(k)) {
+        auto id = sf::serialize_item(c);
+        return bad(Reason::duplicate_component, (id ? id.value() : c.bare.s) + " is covered twice");
+      }
     }
     if (pol.require_authority) {
       // The signature must bind the authority the message was sent to: "@authority" (or
       // "@target-uri", which contains it) of the request itself, or of the request a response
       // answers (;req).
       bool bound = false;
-      for (const auto& c : p.components()) {
+      for (const auto& c : comps) {
         if (c.bare.s != "@authority" && c.bare.s != "@target-uri") continue;
         if ((sf::find_param(c.params, "req") != nullptr) == !msg.is_request) bound = true;
       }
@@ -220,10 +223,19 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
                    std::string(msg.is_request ? "\"@authority\"" : "\"@authority\";req") +
                        " is not covered: the signature does not bind the authority (relaxing this must be explicit)");
     }
-    if (!required) required = required_ids(pol);
-    for (const auto& want : *required) {
-      if (std::find(ids.begin(), ids.end(), want) == ids.end())
-        return bad(Reason::required_component_not_covered, want + " is required but not covered");
+    if (!pol.required_components.empty()) {
+      std::vector<std::string> ids;
+      ids.reserve(comps.size());
+      for (const auto& c : comps) {
+        auto id = sf::serialize_item(c);
+        if (!id) return bad(Reason::invalid_component, id.error().message);
+        ids.push_back(std::move(id.value()));
+      }
+      if (!required) required = required_ids(pol);
+      for (const auto& want : *required) {
+        if (std::find(ids.begin(), ids.end(), want) == ids.end())
+          return bad(Reason::required_component_not_covered, want + " is required but not covered");
+      }
     }
   }
 

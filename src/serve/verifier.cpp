@@ -173,7 +173,8 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
   // each label covers (webbotauth::bind_label_agent): only those agents are fetched, and a
   // label's key is looked up in its own agent's keys only.
   std::optional<webbotauth::SignatureAgents> agents;
-  if (auto sa = req.get("signature-agent")) {
+  std::string sa_buf;
+  if (auto sa = req.value("signature-agent", sa_buf)) {
     auto refs = webbotauth::parse_signature_agent(*sa);
     if (!refs) return reject("malformed_signature_agent", refs.error().message);
     agents = std::move(refs.value());

@@ -25,17 +25,6 @@ bool is_tchar(char c) {
       return false;
   }
 }
-// A table: every character of a byte sequence (a 3.2 KB ML-DSA-44 signature) is checked.
-struct B64Chars {
-  bool ok[256];
-  constexpr B64Chars() : ok{} {
-    for (int c = 0; c < 256; ++c)
-      ok[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' || c == '/' || c == '=';
-  }
-};
-constexpr B64Chars kB64Chars;
-bool is_b64_char(char c) { return kB64Chars.ok[static_cast<unsigned char>(c)]; }
-
 Error perr(std::string m) { return Error{Errc::invalid_encoding, "structured field: " + std::move(m)}; }
 Error lerr(const char* what, std::size_t limit) {
   return Error{Errc::policy, std::string("structured field: more than ") + std::to_string(limit) + " " + what +
@@ -57,11 +46,10 @@ class OrderedInserter {
       return;
     }
     out_.emplace_back(std::string(key), std::move(v));
-    views_.push_back(key);
     if (!slots_.empty()) {
-      if (2 * views_.size() > slots_.size()) rebuild(2 * slots_.size());
-      else insert_slot(views_.size() - 1);
-    } else if (views_.size() == kLinear) {
+      if (2 * out_.size() > slots_.size()) rebuild(2 * slots_.size());
+      else insert_slot(out_.size() - 1);
+    } else if (out_.size() == kLinear) {
       rebuild(4 * kLinear);
     }
   }
@@ -73,30 +61,29 @@ class OrderedInserter {
 
   std::size_t find(std::string_view key) const {
     if (slots_.empty()) {
-      for (std::size_t k = 0; k < views_.size(); ++k)
-        if (views_[k] == key) return k;
+      for (std::size_t k = 0; k < out_.size(); ++k)
+        if (out_[k].first == key) return k;
       return kNone;
     }
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = std::hash<std::string_view>{}(key) & mask;; i = (i + 1) & mask) {
       const std::size_t s = slots_[i];
       if (s == 0) return kNone;
-      if (views_[s - 1] == key) return s - 1;
+      if (out_[s - 1].first == key) return s - 1;
     }
   }
   void insert_slot(std::size_t index) {
     const std::size_t mask = slots_.size() - 1;
-    std::size_t i = std::hash<std::string_view>{}(views_[index]) & mask;
+    std::size_t i = std::hash<std::string_view>{}(out_[index].first) & mask;
     while (slots_[i] != 0) i = (i + 1) & mask;
     slots_[i] = index + 1;
   }
   void rebuild(std::size_t n) {
     slots_.assign(n, 0);
-    for (std::size_t k = 0; k < views_.size(); ++k) insert_slot(k);
+    for (std::size_t k = 0; k < out_.size(); ++k) insert_slot(k);
   }
 
-  std::vector<std::pair<std::string, V>>& out_;
-  std::vector<std::string_view> views_;
+  std::vector<std::pair<std::string, V>>& out_;  // keys compared in place (no second copy of them)
   std::vector<std::size_t> slots_;  // power-of-two size; 0 = empty, else position + 1
 };
 
@@ -168,6 +155,7 @@ class Parser {
   // §4.2.3.2 Parsing Parameters
   Result<Parameters> params() {
     Parameters ps;
+    if (!empty() && peek() == ';') ps.reserve(8);  // a signature's parameters without regrowing
     OrderedInserter<BareItem> ins(ps);
     while (!empty() && peek() == ';') {
       ++p_;
@@ -201,6 +189,7 @@ class Parser {
     if (empty() || peek() != '(') return perr(at("expected '('"));
     ++p_;
     InnerList il;
+    il.items.reserve(4);
     while (!empty()) {
       skip_sp();
       if (empty()) break;
@@ -299,42 +288,32 @@ class Parser {
  private:
   std::string at(std::string m) const { return m + " at offset " + std::to_string(p_); }
 
-  // §4.2.4 Parsing an Integer or Decimal
+  // §4.2.4 Parsing an Integer or Decimal (digits accumulated as they are read)
   Result<BareItem> number() {
-    bool decimal = false;
     bool neg = false;
-    std::string num;
     if (peek() == '-') { neg = true; ++p_; }
     if (empty()) return perr("empty integer");
     if (!is_digit(peek())) return perr(at("expected a digit"));
-    while (!empty()) {
-      char c = peek();
-      if (is_digit(c)) {
-        num.push_back(c);
-        ++p_;
-      } else if (!decimal && c == '.') {
-        if (num.size() > 12) return perr(at("decimal integer part longer than 12 digits"));
-        num.push_back(c);
-        decimal = true;
-        ++p_;
-      } else {
-        break;
-      }
-      if (!decimal && num.size() > 15) return perr(at("integer longer than 15 digits"));
-      if (decimal && num.size() > 16) return perr(at("decimal longer than 16 characters"));
+    std::int64_t ip = 0;
+    std::size_t digits = 0;
+    while (!empty() && is_digit(peek())) {
+      ip = ip * 10 + (peek() - '0');
+      ++p_;
+      if (++digits > 15) return perr(at("integer longer than 15 digits"));
     }
-    if (!decimal) {
-      std::int64_t v = 0;
-      for (char d : num) v = v * 10 + (d - '0');
-      return BareItem::integer(neg ? -v : v);
+    if (empty() || peek() != '.') return BareItem::integer(neg ? -ip : ip);
+    if (digits > 12) return perr(at("decimal integer part longer than 12 digits"));
+    ++p_;  // '.'
+    std::int64_t fp = 0;
+    std::size_t frac = 0;
+    while (!empty() && is_digit(peek())) {
+      if (digits + 1 + frac + 1 > 16) return perr(at("decimal longer than 16 characters"));
+      fp = fp * 10 + (peek() - '0');
+      ++p_;
+      ++frac;
     }
-    if (num.back() == '.') return perr(at("decimal ends with '.'"));
-    auto dot = num.find('.');
-    std::size_t frac = num.size() - dot - 1;
+    if (frac == 0) return perr(at("decimal ends with '.'"));
     if (frac > 3) return perr(at("decimal with more than 3 fractional digits"));
-    std::int64_t ip = 0, fp = 0;
-    for (std::size_t k = 0; k < dot; ++k) ip = ip * 10 + (num[k] - '0');
-    for (std::size_t k = dot + 1; k < num.size(); ++k) fp = fp * 10 + (num[k] - '0');
     for (std::size_t k = frac; k < 3; ++k) fp *= 10;
     std::int64_t milli = ip * 1000 + fp;
     return BareItem::decimal_milli(neg ? -milli : milli);
@@ -374,15 +353,13 @@ class Parser {
 
   // §4.2.6 Parsing a Token
   Result<BareItem> token() {
-    std::string out;
-    out.push_back(s_[p_++]);
+    const std::size_t start = p_++;
     while (!empty()) {
       char c = peek();
       if (!(is_tchar(c) || c == ':' || c == '/')) break;
-      out.push_back(c);
       ++p_;
     }
-    return BareItem::token(std::move(out));
+    return BareItem::token(std::string(s_.substr(start, p_ - start)));
   }
 
   // §4.2.7 Parsing a Byte Sequence
@@ -390,21 +367,22 @@ class Parser {
     ++p_;  // ':'
     auto end = s_.find(':', p_);
     if (end == std::string_view::npos) return perr("byte sequence not terminated by ':'");
-    // Views into the field, no copies (a 3.2 KB ML-DSA-44 signature on every verified request).
+    // A view into the field, decoded in one pass (a 3.2 KB ML-DSA-44 signature on every verified
+    // request): the decoder checks the alphabet, the length and the trailing bits.
     std::string_view b64 = s_.substr(p_, end - p_);
     p_ = end + 1;
-    for (char c : b64)
-      if (!is_b64_char(c)) return perr("invalid character in byte sequence");
     // Padding may be absent (RFC 9651 §4.2.7: parsers SHOULD NOT fail); "=" only at the end.
     auto eq = b64.find('=');
     if (eq != std::string_view::npos && b64.find_first_not_of('=', eq) != std::string_view::npos)
       return perr("'=' inside a byte sequence");
     std::string_view body = b64.substr(0, eq == std::string_view::npos ? b64.size() : eq);
     if (body.size() % 4 == 1) return perr("byte sequence has an impossible base64 length");
-    std::string padded;
-    if (body.size() % 4 != 0) {
+    std::string padded;  // only when the padding was left out (or overlong)
+    if (b64.size() % 4 == 0 && b64.size() - body.size() <= 2) {
+      body = b64;  // canonical padding: decoded as it stands
+    } else if (body.size() % 4 != 0) {
       padded.assign(body);
-      while (padded.size() % 4 != 0) padded.push_back('=');
+      padded.append(4 - body.size() % 4, '=');
       body = padded;
     }
     auto dec = base64_decode(body);
@@ -562,50 +540,65 @@ bool is_valid_token(std::string_view t) noexcept {
   return true;
 }
 
-// §4.1.3.1 .. §4.1.11
-Result<std::string> serialize_bare_item(const BareItem& b) {
+// §4.1.3.1 .. §4.1.11, appended to `out` (the signature base and the serializers below build one
+// string, not one per part). On failure `out` holds a partial result the caller discards.
+Status serialize_bare_item_to(std::string& out, const BareItem& b) {
   switch (b.type) {
     case Type::integer:
       if (b.i < -kMaxInteger || b.i > kMaxInteger) return serr("integer out of range");
-      return std::to_string(b.i);
+      out += std::to_string(b.i);
+      return {};
     case Type::decimal: {
       std::int64_t a = b.i < 0 ? -b.i : b.i;
       std::int64_t ip = a / 1000, fp = a % 1000;
       if (ip > kMaxDecimalInt) return serr("decimal integer part out of range");
-      std::string out = b.i < 0 ? "-" : "";
+      if (b.i < 0) out.push_back('-');
       out += std::to_string(ip);
       out.push_back('.');
       char f[4];
       std::snprintf(f, sizeof f, "%03d", static_cast<int>(fp));
-      std::string fs(f);
-      while (fs.size() > 1 && fs.back() == '0') fs.pop_back();
-      return out + fs;
+      std::size_t len = 3;
+      while (len > 1 && f[len - 1] == '0') --len;
+      out.append(f, len);
+      return {};
     }
     case Type::string: {
-      std::string out = "\"";
-      for (char c : b.s) {
-        auto u = static_cast<unsigned char>(c);
-        if (u <= 0x1f || u >= 0x7f) return serr("string contains a character outside %x20-7E");
-        if (c == '"' || c == '\\') out.push_back('\\');
-        out.push_back(c);
-      }
       out.push_back('"');
-      return out;
+      std::size_t run = 0;  // plain characters are appended a run at a time
+      for (std::size_t k = 0; k < b.s.size(); ++k) {
+        auto u = static_cast<unsigned char>(b.s[k]);
+        if (u <= 0x1f || u >= 0x7f) return serr("string contains a character outside %x20-7E");
+        if (u == '"' || u == '\\') {
+          out.append(b.s, run, k - run);
+          out.push_back('\\');
+          run = k;
+        }
+      }
+      out.append(b.s, run, std::string::npos);
+      out.push_back('"');
+      return {};
     }
     case Type::token:
       if (!is_valid_token(b.s)) return serr("invalid token '" + b.s + "'");
-      return b.s;
+      out += b.s;
+      return {};
     case Type::byte_sequence:
-      return ":" + base64_encode(b.b) + ":";
+      out.push_back(':');
+      out += base64_encode(b.b);
+      out.push_back(':');
+      return {};
     case Type::boolean:
-      return std::string(b.i ? "?1" : "?0");
+      out += b.i ? "?1" : "?0";
+      return {};
     case Type::date:
       if (b.i < -kMaxInteger || b.i > kMaxInteger) return serr("date out of range");
-      return "@" + std::to_string(b.i);
+      out.push_back('@');
+      out += std::to_string(b.i);
+      return {};
     case Type::display_string: {
       if (!valid_utf8(b.s)) return serr("display string is not valid UTF-8");
       static const char* hex = "0123456789abcdef";
-      std::string out = "%\"";
+      out += "%\"";
       for (char c : b.s) {
         auto u = static_cast<unsigned char>(c);
         if (c == '%' || c == '"' || u <= 0x1f || u >= 0x7f) {
@@ -617,62 +610,65 @@ Result<std::string> serialize_bare_item(const BareItem& b) {
         }
       }
       out.push_back('"');
-      return out;
+      return {};
     }
   }
   return serr("unknown bare item type");
 }
 
-Result<std::string> serialize_params(const Parameters& p) {
+Status serialize_params_to(std::string& out, const Parameters& p) {
   if (has_duplicate_key(p)) return serr("a parameter key is repeated");
-  std::string out;
   for (const auto& [k, v] : p) {
     if (!is_valid_key(k)) return serr("invalid parameter key '" + k + "'");
     out.push_back(';');
     out += k;
     if (!v.is_true()) {
-      auto s = serialize_bare_item(v);
-      if (!s) return s;
       out.push_back('=');
-      out += s.value();
+      if (auto st = serialize_bare_item_to(out, v); !st) return st;
     }
   }
-  return out;
+  return {};
 }
 
-Result<std::string> serialize_item(const Item& it) {
-  auto b = serialize_bare_item(it.bare);
-  if (!b) return b;
-  auto p = serialize_params(it.params);
-  if (!p) return p;
-  return b.value() + p.value();
+Status serialize_item_to(std::string& out, const Item& it) {
+  if (auto st = serialize_bare_item_to(out, it.bare); !st) return st;
+  return serialize_params_to(out, it.params);
 }
 
-Result<std::string> serialize_inner_list(const InnerList& il) {
-  std::string out = "(";
+Status serialize_inner_list_to(std::string& out, const InnerList& il) {
+  out.push_back('(');
   for (std::size_t k = 0; k < il.items.size(); ++k) {
-    auto s = serialize_item(il.items[k]);
-    if (!s) return s;
     if (k) out.push_back(' ');
-    out += s.value();
+    if (auto st = serialize_item_to(out, il.items[k]); !st) return st;
   }
   out.push_back(')');
-  auto p = serialize_params(il.params);
-  if (!p) return p;
-  return out + p.value();
+  return serialize_params_to(out, il.params);
 }
 
-Result<std::string> serialize_member(const Member& m) {
-  return m.is_inner_list ? serialize_inner_list(m.inner) : serialize_item(m.item);
+Status serialize_member_to(std::string& out, const Member& m) {
+  return m.is_inner_list ? serialize_inner_list_to(out, m.inner) : serialize_item_to(out, m.item);
 }
+
+namespace {
+template <class T>
+Result<std::string> serialized(Status (*to)(std::string&, const T&), const T& v) {
+  std::string out;
+  if (auto st = to(out, v); !st) return st.error();
+  return out;
+}
+}  // namespace
+
+Result<std::string> serialize_bare_item(const BareItem& b) { return serialized(&serialize_bare_item_to, b); }
+Result<std::string> serialize_params(const Parameters& p) { return serialized(&serialize_params_to, p); }
+Result<std::string> serialize_item(const Item& it) { return serialized(&serialize_item_to, it); }
+Result<std::string> serialize_inner_list(const InnerList& il) { return serialized(&serialize_inner_list_to, il); }
+Result<std::string> serialize_member(const Member& m) { return serialized(&serialize_member_to, m); }
 
 Result<std::string> serialize_list(const List& l) {
   std::string out;
   for (std::size_t k = 0; k < l.size(); ++k) {
-    auto s = serialize_member(l[k]);
-    if (!s) return s;
     if (k) out += ", ";
-    out += s.value();
+    if (auto st = serialize_member_to(out, l[k]); !st) return st.error();
   }
   return out;
 }
@@ -686,14 +682,10 @@ Result<std::string> serialize_dictionary(const Dictionary& d) {
     if (k) out += ", ";
     out += key;
     if (!m.is_inner_list && m.item.bare.is_true()) {
-      auto p = serialize_params(m.item.params);
-      if (!p) return p;
-      out += p.value();
+      if (auto st = serialize_params_to(out, m.item.params); !st) return st.error();
     } else {
-      auto s = serialize_member(m);
-      if (!s) return s;
       out.push_back('=');
-      out += s.value();
+      if (auto st = serialize_member_to(out, m); !st) return st.error();
     }
   }
   return out;
