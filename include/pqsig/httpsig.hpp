@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -141,6 +142,8 @@ struct SignatureParams {
   std::optional<std::string> alg() const;
   std::optional<std::string> keyid() const;
   std::optional<std::string> tag() const;
+  /// A String parameter without copying it (nullptr when absent or not a String).
+  const std::string* string_param(std::string_view key) const;
   const std::vector<Component>& components() const { return list.items; }
   Result<std::string> serialize() const { return sf::serialize_inner_list(list); }
 };
@@ -407,6 +410,16 @@ Result<SignatureFields> parse_signature_fields(const Message& msg, const sf::Lim
 VerifyReport verify_message(const Message& msg, const SignatureFields& fields, const KeyResolver& keys,
                             const VerifyPolicy& policy, const Message* request = nullptr, LabelCheck extra = nullptr,
                             const void* extra_ctx = nullptr);
+/// Each Signature-Input label's parameters, moved out of `fields.input` (whose inner lists are left
+/// empty): params[i] belongs to input[i], empty when that member is not an Inner List. A caller
+/// that works with the labels before verifying (the verifier service) and verify_message below
+/// then share one copy of them instead of copying them per use.
+std::vector<SignatureParams> take_label_params(SignatureFields& fields);
+/// verify_message over fields whose parameters were taken out by take_label_params (`params` must
+/// be its result for these fields; a size mismatch is a caller error, answered with an invalid report).
+VerifyReport verify_message(const Message& msg, const SignatureFields& fields, std::span<const SignatureParams> params,
+                            const KeyResolver& keys, const VerifyPolicy& policy, const Message* request = nullptr,
+                            LabelCheck extra = nullptr, const void* extra_ctx = nullptr);
 
 // ------------------------------------------------------------------ Accept-Signature (§5)
 

@@ -154,7 +154,8 @@ std::vector<std::string> required_ids(const VerifyPolicy& pol) {
   return out;
 }
 
-Verdict verify_label(const Message& msg, const std::string& label, const sf::Member& in, const SignatureFields& f,
+Verdict verify_label(const Message& msg, const std::string& label, const sf::Member& in, const SignatureParams& p,
+                     const SignatureFields& f,
                      const KeyResolver& keys, const VerifyPolicy& pol, std::optional<std::vector<std::string>>& required,
                      const Message* request, LabelCheck extra, const void* extra_ctx) {
   Verdict v;
@@ -172,9 +173,9 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
     return v;
   };
   if (!in.is_inner_list) return bad(Reason::malformed_signature_input, "member is not an inner list");
-  SignatureParams p{in.inner};
-  v.keyid = p.keyid().value_or("");
-  v.tag = p.tag().value_or("");
+  const std::string* keyid = p.string_param("keyid");
+  if (keyid) v.keyid = *keyid;
+  if (const std::string* tag = p.string_param("tag")) v.tag = *tag;
   v.created = p.created();
   v.expires = p.expires();
   auto alg_param = p.alg();
@@ -253,11 +254,11 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
         std::find(pol.allowed_algs.begin(), pol.allowed_algs.end(), *alg_param) == pol.allowed_algs.end())
       return skip(Reason::alg_not_allowed, "algorithm " + *alg_param + " is not accepted by this verifier");
   }
-  if (!p.keyid()) return bad(Reason::missing_keyid, "no keyid parameter");
+  if (!keyid) return bad(Reason::missing_keyid, "no keyid parameter");
   auto key = keys.resolve_label(msg, label, p, alg_suite);
   // A keyid this verifier has no key for is a label it does not know: skipped, never fatal to the
   // message (a message whose only label is unknown still fails the policy: nothing is valid).
-  if (!key || !key->suite) return skip(Reason::unknown_keyid, "keyid '" + *p.keyid() + "' is not known");
+  if (!key || !key->suite) return skip(Reason::unknown_keyid, "keyid '" + *keyid + "' is not known");
   if (alg_suite && alg_suite != key->suite)
     return bad(Reason::alg_mismatch, "alg '" + *alg_param + "' but the key is " + std::string(key->suite->id));
   v.alg = alg_name(*key->suite);
@@ -278,7 +279,7 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
     return bad(Reason::expired, "expired " + std::to_string(pol.now - *v.expires) + " s ago");
   if (v.created && pol.max_age && pol.now - *v.created > *pol.max_age + pol.clock_skew)
     return bad(Reason::too_old, "created " + std::to_string(pol.now - *v.created) + " s ago");
-  if (pol.require_nonce && !p.nonce()) return bad(Reason::missing_nonce, "no nonce parameter");
+  if (pol.require_nonce && !p.string_param("nonce")) return bad(Reason::missing_nonce, "no nonce parameter");
 
   if (extra) {
     std::string d;
@@ -319,7 +320,7 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   }
 
   // Replay: recorded by verify_message once the whole policy is satisfied (record_nonces).
-  v.nonce = p.nonce();
+  if (const std::string* nonce = p.string_param("nonce")) v.nonce = *nonce;
   v.outcome = Outcome::valid;
   v.reason = Reason::ok;
   return v;
@@ -371,10 +372,39 @@ VerifyReport verify_message(const Message& msg, const KeyResolver& keys, const V
   return rep;
 }
 
+std::vector<SignatureParams> take_label_params(SignatureFields& fields) {
+  std::vector<SignatureParams> out(fields.input.size());
+  for (std::size_t k = 0; k < fields.input.size(); ++k)
+    if (fields.input[k].second.is_inner_list) out[k].list = std::move(fields.input[k].second.inner);
+  return out;
+}
+
 VerifyReport verify_message(const Message& msg, const SignatureFields& fields, const KeyResolver& keys,
                             const VerifyPolicy& pol, const Message* request, LabelCheck extra, const void* extra_ctx) {
+  std::vector<SignatureParams> params;
+  if (fields.input.size() <= pol.max_labels) {  // above it nothing is looked at (too_many_labels)
+    params.resize(fields.input.size());
+    for (std::size_t k = 0; k < fields.input.size(); ++k)
+      if (fields.input[k].second.is_inner_list) params[k].list = fields.input[k].second.inner;
+  }
+  return verify_message(msg, fields, params, keys, pol, request, extra, extra_ctx);
+}
+
+VerifyReport verify_message(const Message& msg, const SignatureFields& fields, std::span<const SignatureParams> params,
+                            const KeyResolver& keys, const VerifyPolicy& pol, const Message* request, LabelCheck extra,
+                            const void* extra_ctx) {
   VerifyReport rep;
   const SignatureFields* f = &fields;
+  if (f->input.size() <= pol.max_labels && params.size() != f->input.size()) {
+    Verdict v;
+    v.label = "*";
+    v.outcome = Outcome::invalid;
+    v.reason = Reason::malformed_signature_input;
+    v.detail = "internal: label parameters do not match Signature-Input";
+    rep.policy_detail = v.detail;
+    rep.verdicts.push_back(std::move(v));
+    return rep;
+  }
   if (f->input.size() > pol.max_labels) {
     Verdict v;
     v.label = "*";
@@ -387,8 +417,9 @@ VerifyReport verify_message(const Message& msg, const SignatureFields& fields, c
   }
   rep.verdicts.reserve(f->input.size());
   std::optional<std::vector<std::string>> required;  // filled by the first label that needs it
-  for (const auto& [label, in] : f->input)
-    rep.verdicts.push_back(verify_label(msg, label, in, *f, keys, pol, required, request, extra, extra_ctx));
+  for (std::size_t k = 0; k < f->input.size(); ++k)
+    rep.verdicts.push_back(verify_label(msg, f->input[k].first, f->input[k].second, params[k], *f, keys, pol, required,
+                                        request, extra, extra_ctx));
 
   std::size_t valid = 0;
   std::string why;

@@ -368,7 +368,7 @@ AgentBinding bind_label_agent(const SignatureAgents* agents, std::string_view la
     return b;
   };
   bool whole = false;
-  std::vector<std::string> keys;  // members covered with ;key=, distinct, in order
+  std::vector<std::string_view> keys;  // members covered with ;key=, distinct, in order (views into p)
   for (const auto& c : p.components()) {
     if (c.bare.s != "signature-agent") continue;
     if (const auto* k = sf::find_param(c.params, "key")) {
@@ -377,7 +377,7 @@ AgentBinding bind_label_agent(const SignatureAgents* agents, std::string_view la
       whole = true;
     }
   }
-  const std::string own(label);
+  const std::string_view own = label;
   if (!agents) {
     if (whole || !keys.empty())
       return refuse(Reason::missing_signature_agent, "signature-agent is covered but the request has no Signature-Agent field");
@@ -388,7 +388,7 @@ AgentBinding bind_label_agent(const SignatureAgents* agents, std::string_view la
     // A label covering no signature-agent component vouches for no agent.
     if (!keys.empty())
       return refuse(Reason::signature_agent_not_covered,
-                    "label " + own + " covers a Signature-Agent member, but the field is the legacy string form");
+                    "label " + std::string(own) + " covers a Signature-Agent member, but the field is the legacy string form");
     if (whole) b.member = "";
     return b;
   }
@@ -399,15 +399,15 @@ AgentBinding bind_label_agent(const SignatureAgents* agents, std::string_view la
   }
   // The member named after the label is that label's agent: it must be covered.
   if (find_agent(*agents, own) && std::find(keys.begin(), keys.end(), own) == keys.end())
-    return refuse(Reason::signature_agent_not_covered, "Signature-Agent member \"" + own + "\" is not covered by label " + own);
+    return refuse(Reason::signature_agent_not_covered, "Signature-Agent member \"" + std::string(own) + "\" is not covered by label " + std::string(own));
   for (const auto& k : keys)
     if (!find_agent(*agents, k))
-      return refuse(Reason::missing_signature_agent, "label " + own + " covers Signature-Agent member \"" + k + "\", which is absent");
+      return refuse(Reason::missing_signature_agent, "label " + std::string(own) + " covers Signature-Agent member \"" + std::string(k) + "\", which is absent");
   if (keys.empty()) return b;  // vouches for no agent (no member of its own)
   if (std::find(keys.begin(), keys.end(), own) != keys.end()) b.member = own;
   else if (keys.size() == 1) b.member = keys.front();
   else
-    return refuse(Reason::profile_violation, "label " + own +
+    return refuse(Reason::profile_violation, "label " + std::string(own) +
                                                  " covers several Signature-Agent members and not its own: which agent it "
                                                  "speaks for is ambiguous");
   return b;
@@ -431,7 +431,7 @@ std::optional<httpsig::ResolvedKey> AgentKeyResolver::resolve_for(std::string_vi
 std::optional<httpsig::ResolvedKey> AgentKeyResolver::resolve_label(const Message&, std::string_view label,
                                                                     const httpsig::SignatureParams& p,
                                                                     const SuiteInfo* alg) const {
-  auto keyid = p.keyid();
+  const std::string* keyid = p.string_param("keyid");
   if (!keyid) return std::nullopt;
   if (auto k = resolve_for(*keyid, alg)) return k;
   auto b = bind_label_agent(agents_, label, p);
@@ -445,7 +445,7 @@ std::optional<httpsig::ResolvedKey> AgentKeyResolver::resolve_label(const Messag
 
 Reason check_profile(const Message& msg, const std::string& label, const httpsig::SignatureParams& p,
                      std::string& detail, const void* ctx) {
-  if (p.tag().value_or("") != kTag) {
+  if (const std::string* tag = p.string_param("tag"); !tag || *tag != kTag) {
     detail = "tag must be \"web-bot-auth\"";
     return Reason::wrong_tag;
   }

@@ -181,18 +181,20 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
   }
   webbotauth::AgentKeyResolver resolver(agents ? &*agents : nullptr, &static_);
   // Each label's parameters and the member it vouches for, worked out once for the request.
+  // The labels' parameters are taken out of the parsed field once and shared with verify_message.
+  const std::vector<hs::SignatureParams> params = hs::take_label_params(*fields);
   struct LabelInfo {
     const std::string* label;
-    hs::SignatureParams params;
+    const hs::SignatureParams* params;
     std::optional<std::string> member;  ///< bind_label_agent's member (reason ok), else none
   };
   std::vector<LabelInfo> infos;
   infos.reserve(fields->input.size());
-  for (const auto& [label, in] : fields->input) {
-    if (!in.is_inner_list) continue;
-    LabelInfo li{&label, hs::SignatureParams{in.inner}, std::nullopt};
+  for (std::size_t k = 0; k < fields->input.size(); ++k) {
+    if (!fields->input[k].second.is_inner_list) continue;
+    LabelInfo li{&fields->input[k].first, &params[k], std::nullopt};
     if (agents) {
-      auto b = webbotauth::bind_label_agent(&*agents, label, li.params);
+      auto b = webbotauth::bind_label_agent(&*agents, *li.label, *li.params);
       if (b.reason == hs::Reason::ok) li.member = std::move(b.member);
     }
     infos.push_back(std::move(li));
@@ -253,11 +255,11 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
   // key resolves under an allowed algorithm costs one verification with that key.
   std::size_t cost = 0;
   for (const auto& li : infos) {
-    const auto* kid = sf::find_param(li.params.list.params, "keyid");
+    const auto* kid = sf::find_param(li.params->list.params, "keyid");
     if (!kid || kid->type != sf::Type::string) continue;
     const SuiteInfo* want = nullptr;
-    if (const auto* a = sf::find_param(li.params.list.params, "alg"); a && a->type == sf::Type::string) want = hs::suite_for_alg(a->s);
-    auto k = resolver.resolve_label(req, *li.label, li.params, want);
+    if (const auto* a = sf::find_param(li.params->list.params, "alg"); a && a->type == sf::Type::string) want = hs::suite_for_alg(a->s);
+    auto k = resolver.resolve_label(req, *li.label, *li.params, want);
     if (!k || !k->suite) continue;
     if (std::find(pol.algorithms.begin(), pol.algorithms.end(), k->suite->http_alg) == pol.algorithms.end()) continue;
     cost += verify_cost_units(*k->suite);
@@ -281,7 +283,7 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
   vp.nonces = owned ? &*owned : nullptr;  // the library records nonces only once the whole policy is satisfied
   bool wba = pol.required_tag == webbotauth::kTag;
   // The fields and the Signature-Agent field parsed above are handed on, not parsed again.
-  auto rep = hs::verify_message(req, *fields, resolver, vp, nullptr, wba ? &webbotauth::check_profile : nullptr,
+  auto rep = hs::verify_message(req, *fields, params, resolver, vp, nullptr, wba ? &webbotauth::check_profile : nullptr,
                                 agents ? &*agents : nullptr);
   // The member a label vouches for (attribution, and which agent's failure explains a missing key).
   auto member_of = [&](const std::string& label) -> std::optional<std::string> {
