@@ -6,6 +6,11 @@
 #include <cstring>
 #include <mutex>
 
+#if !defined(PQSIG_PORTABLE) && (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
+#include "common/cpu.hpp"
 #include "common/ct.hpp"
 
 #ifndef PQSIG_VERSION_STRING
@@ -131,6 +136,50 @@ struct B64GroupTable {
 };
 constexpr B64GroupTable kB64GroupStd(kB64DecStd), kB64GroupUrl(kB64DecUrl);
 
+#if !defined(PQSIG_PORTABLE) && (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+#define PQSIG_B64_AVX2 1
+// RFC 4648 §4 decoding, 32 characters into 24 bytes per step with AVX2 (the vector method of Muła
+// and Lemire, "Faster Base64 Encoding and Decoding using AVX2 Instructions", 2018): a character is
+// in the alphabet when the table bits of its low and high nibbles share none; its value is the
+// character plus an offset chosen by its high nibble ('/' moved down one row); two multiply-adds
+// pack four 6-bit values into 24 bits and one byte shuffle orders them. Public data only (the
+// signatures a verifier is sent): it stops at the first block with a character outside the
+// alphabet and returns how many characters it consumed; the scalar loop does the rest and
+// reports the error. `out` must have room for 32 bytes at every step (the caller bounds it).
+__attribute__((target("avx2"))) std::size_t b64dec_std_avx2(const unsigned char* in, std::size_t n, std::uint8_t* out,
+                                                            std::size_t out_room) {
+  const __m256i lut_lo = _mm256_setr_epi8(0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x13, 0x1A, 0x1B,
+                                          0x1B, 0x1B, 0x1A, 0x15, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+                                          0x13, 0x1A, 0x1B, 0x1B, 0x1B, 0x1A);
+  const __m256i lut_hi = _mm256_setr_epi8(0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08, 0x10, 0x10, 0x10, 0x10, 0x10,
+                                          0x10, 0x10, 0x10, 0x10, 0x10, 0x01, 0x02, 0x04, 0x08, 0x04, 0x08, 0x10, 0x10,
+                                          0x10, 0x10, 0x10, 0x10, 0x10, 0x10);
+  const __m256i lut_roll = _mm256_setr_epi8(0, 16, 19, 4, -65, -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 19, 4, -65,
+                                            -65, -71, -71, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i nib = _mm256_set1_epi8(0x0F);
+  const __m256i slash = _mm256_set1_epi8('/');
+  const __m256i pack16 = _mm256_set1_epi32(0x01400140);  // a*64 + b per byte pair
+  const __m256i pack32 = _mm256_set1_epi32(0x00011000);  // ab*4096 + cd per 16-bit pair
+  const __m256i order = _mm256_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1, 2, 1, 0, 6, 5, 4, 10,
+                                         9, 8, 14, 13, 12, -1, -1, -1, -1);
+  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 4, 5, 6, 3, 7);
+  std::size_t i = 0, o = 0;
+  for (; i + 32 <= n && o + 32 <= out_room; i += 32, o += 24) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
+    const __m256i hi = _mm256_and_si256(_mm256_srli_epi32(v, 4), nib);
+    const __m256i lo = _mm256_and_si256(v, nib);
+    const __m256i bad = _mm256_and_si256(_mm256_shuffle_epi8(lut_lo, lo), _mm256_shuffle_epi8(lut_hi, hi));
+    if (!_mm256_testz_si256(bad, bad)) break;
+    const __m256i roll = _mm256_shuffle_epi8(lut_roll, _mm256_add_epi8(_mm256_cmpeq_epi8(v, slash), hi));
+    const __m256i six = _mm256_add_epi8(v, roll);
+    const __m256i packed = _mm256_madd_epi16(_mm256_maddubs_epi16(six, pack16), pack32);
+    const __m256i bytes24 = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(packed, order), lanes);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + o), bytes24);
+  }
+  return i;
+}
+#endif
+
 Result<bytes> b64dec(std::string_view s, bool url) {
   const B64Table& table = url ? kB64DecUrl : kB64DecStd;
   auto val = [&table](char c) -> int { return table.v[static_cast<unsigned char>(c)]; };
@@ -155,6 +204,12 @@ Result<bytes> b64dec(std::string_view s, bool url) {
     const B64GroupTable& g = url ? kB64GroupUrl : kB64GroupStd;
     const auto* in = reinterpret_cast<const unsigned char*>(s.data());
     std::uint8_t* op = out.data();
+#if defined(PQSIG_B64_AVX2)
+    if (!url && cpu::has_avx2()) {
+      i = b64dec_std_avx2(in, n, op, out.size());
+      o = i / 4 * 3;
+    }
+#endif
     for (; i + 4 <= n; i += 4) {
       const std::uint32_t v = g.at[0][in[i]] | g.at[1][in[i + 1]] | g.at[2][in[i + 2]] | g.at[3][in[i + 3]];
       if (v & 0x80000000u) break;
