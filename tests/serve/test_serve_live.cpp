@@ -1223,7 +1223,9 @@ TEST_F(ServeLive, MixedSoakZeroFalseAcceptsGoodBotsServed) {
   EXPECT_EQ(field("SOAK_SUMMARY", "good_non200"), "0") << text;
   EXPECT_GT(std::atol(field("SOAK_SUMMARY", "good_200").c_str()), 0) << text;
   EXPECT_EQ(field("SOAK_SUMMARY", "alive"), "yes") << text;
-  if (rss_check == "1") EXPECT_EQ(field("SOAK_SUMMARY", "rss_flat"), "yes") << text;
+  if (rss_check == "1") {
+    EXPECT_EQ(field("SOAK_SUMMARY", "rss_flat"), "yes") << text;
+  }
   // Every family of traffic was answered (the mix really ran), the refused ones 401 only.
   for (const char* family : {"good-", "garbage-", "hostile-", "replay-", "cross-"}) {
     long recv = 0;
