@@ -59,7 +59,7 @@ NPORT=$(free_port)
 PROTECTED="127.0.0.1:$NPORT"
 # The protected name only; --negative-ttl 1 so hostile directories are asked again every second.
 "$PQSIG" serve verify --listen 127.0.0.1:0 --authority "$PROTECTED" --insecure-allow-http --allow-private-directories \
-  --threads 2 --negative-ttl 1 --ready-file "$T/ver.ready" 2>"$T/ver.log" &
+  --threads 2 --negative-ttl 1 --directory-timeout-ms "${SOAK_DIR_TIMEOUT_MS:-500}" --ready-file "$T/ver.ready" 2>"$T/ver.log" &
 VPID=$!
 pids+=("$VPID")
 wait_file "$T/dir.ready"; wait_file "$T/ver.ready"; wait_file "$T/hostile.ready"
