@@ -35,6 +35,7 @@ cleanup() {
   if [ -n "${SOAK_KEEP_DIR:-}" ]; then echo "soak: kept $T" >&2; else rm -rf "$T"; fi
 }
 trap cleanup EXIT
+trap 'exit 143' TERM INT
 free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1]);s.close()'; }
 wait_file() { for _ in $(seq 150); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "soak: timeout waiting for $1" >&2; exit 2; }
 die() { echo "soak: $*" >&2; exit 2; }
@@ -163,14 +164,16 @@ headers = [l.split(": ", 1) for l in open(templ_file).read().splitlines() if l]
 sig_input = dict(headers)["Signature-Input"]
 nonce0 = re.search(r'nonce="([^"]*)"', sig_input).group(1)
 req = "GET /index.html HTTP/1.1\r\n" + "".join(f"{n}: {v}\r\n" for n, v in headers) + "\r\n"
-base = subprocess.run([pqsig, "http", "base"], input=req.encode(), capture_output=True, check=True).stdout.rstrip(b"\n")
+base = subprocess.run([pqsig, "http", "base"], input=req.encode(), capture_output=True, check=True,
+                      timeout=60).stdout.rstrip(b"\n")
 assert base.count(nonce0.encode()) == 1, "the nonce appears once in the signature base"
 d = json.load(open(key_file))["d"]
 sk = base64.urlsafe_b64decode(d + "=" * (-len(d) % 4)).hex()
 nonces = [base64.b64encode(os.urandom(64)).decode() for _ in range(count)]
 lines = "".join(json.dumps({"op": "sign", "alg": "ed25519", "sk": sk, "id": i,
                             "msg": base.replace(nonce0.encode(), n.encode()).hex()}) + "\n" for i, n in enumerate(nonces))
-out = subprocess.run([pqsig, "batch"], input=lines.encode(), capture_output=True, check=True).stdout.decode().splitlines()
+out = subprocess.run([pqsig, "batch"], input=lines.encode(), capture_output=True, check=True,
+                     timeout=300).stdout.decode().splitlines()
 assert len(out) == count, f"pqsig batch answered {len(out)} of {count}"
 recs, burn = [], []
 for line in out:
@@ -241,7 +244,10 @@ HEALTH_PID=$!
 pids+=("$HEALTH_PID")
 START=$(date +%s)
 SOAK_WRK_THREADS=$WRK_THREADS "$WRK" -t$WRK_THREADS -c"$CONN" -d"${DUR}s" --timeout 10s -s "$HERE/soak.lua" \
-  "http://$PROTECTED/" -- "$DATA" "$CHURN_PORT" > "$T/wrk.out" 2>&1 || { cat "$T/wrk.out" >&2; die "wrk failed"; }
+  "http://$PROTECTED/" -- "$DATA" "$CHURN_PORT" > "$T/wrk.out" 2>&1 &
+WRK_PID=$!
+pids+=("$WRK_PID")
+wait "$WRK_PID" || { cat "$T/wrk.out" >&2; die "wrk failed"; }
 wait "$HEALTH_PID" || true
 wait "$RSS_PID" || true
 ELAPSED=$(( $(date +%s) - START ))

@@ -1204,7 +1204,7 @@ TEST_F(ServeLive, MixedSoakZeroFalseAcceptsGoodBotsServed) {
   const std::string seconds = "5", rss_check = "1";
 #endif
   const std::string out = L().dir + "/soak.out";
-  const std::string cmd = "SOAK_CHECK_HEALTH=0 SOAK_CHECK_RSS=" + rss_check + " SOAK_NONCES=2000 bash " +
+  const std::string cmd = "SOAK_CHECK_HEALTH=0 SOAK_CHECK_RSS=" + rss_check + " SOAK_NONCES=4000 bash " +
                           std::string(PQSIG_SOURCE_DIR) + "/scripts/serve-load.sh --soak " + PQSIG_BINARY_DIR + " " +
                           seconds + " 8 > " + out + " 2>&1";
   const int rc = std::system(cmd.c_str());
