@@ -63,7 +63,15 @@ PROTECTED="127.0.0.1:$NPORT"
   --threads 2 --negative-ttl 1 --directory-timeout-ms "${SOAK_DIR_TIMEOUT_MS:-500}" --ready-file "$T/ver.ready" 2>"$T/ver.log" &
 VPID=$!
 pids+=("$VPID")
+# Four more well-behaved bots, not fetched before they join the run (report only: newbot-K).
+for k in 1 2 3 4; do
+  "$PQSIG" keygen --alg ed25519 -o "$T/new$k.jwk"
+  "$PQSIG" serve directory --listen 127.0.0.1:0 --authority 127.0.0.1 --key "$T/new$k.jwk" \
+    --ready-file "$T/new$k.ready" 2>"$T/new$k.log" &
+  pids+=("$!")
+done
 wait_file "$T/dir.ready"; wait_file "$T/ver.ready"; wait_file "$T/hostile.ready"
+for k in 1 2 3 4; do wait_file "$T/new$k.ready"; done
 DIR="http://$(cat "$T/dir.ready")"
 VER=$(cat "$T/ver.ready")
 hport() { awk -v n="$1" '$1==n {print $2}' "$T/hostile.ready"; }
@@ -149,6 +157,9 @@ rec cross-host < "$T/attacker"
 sed "s/^Host: .*/Host: $PROTECTED/" "$T/attacker" | rec cross-sig
 rec cross-abs "http://$PROTECTED/index.html" < "$T/attacker"
 signed "localhost:$NPORT" --no-nonce "${GOOD[@]}" | rec cross-local
+for k in 1 2 3 4; do
+  signed "$PROTECTED" --no-nonce --agent "http://$(cat "$T/new$k.ready")" --key "sig1=$T/new$k.jwk" | rec "newbot-$k"
+done
 
 # Nonce'd good requests, each to be sent once: `pqsig http sign` gives one (its nonce and base),
 # the others differ in the nonce only and are signed in one `pqsig batch` run. The first
@@ -244,7 +255,7 @@ HEALTH_PID=$!
 pids+=("$HEALTH_PID")
 START=$(date +%s)
 SOAK_WRK_THREADS=$WRK_THREADS "$WRK" -t$WRK_THREADS -c"$CONN" -d"${DUR}s" --timeout 10s -s "$HERE/soak.lua" \
-  "http://$PROTECTED/" -- "$DATA" "$CHURN_PORT" > "$T/wrk.out" 2>&1 &
+  "http://$PROTECTED/" -- "$DATA" "$CHURN_PORT" "$DUR" > "$T/wrk.out" 2>&1 &
 WRK_PID=$!
 pids+=("$WRK_PID")
 wait "$WRK_PID" || { cat "$T/wrk.out" >&2; die "wrk failed"; }
@@ -276,6 +287,7 @@ RSS_FLAT=$(awk -v a="$RSS_THIRD" -v b="$RSS_END" -v n="$((N_END - N_THIRD))" 'BE
 echo "== mixed soak: ${DUR}s, wrk -t$WRK_THREADS -c$CONN through nginx $("$NGINX" -v 2>&1 | sed 's/.*\///') -> pqsig serve verify (2 threads), $(nproc) cores"
 echo "load average (1/5/15 min): before $LOAD_BEFORE, after $LOAD_AFTER (elapsed ${ELAPSED}s)"
 grep -E '^SOAK_(CLASS|REASON|TOTAL|LATENCY|NONCE)' "$T/wrk.out"
+awk '$1 == "SOAK_CLASS" && $2 ~ /^newbot-/ { split($5, a, "="); split($4, r, "="); printf "new bot %s (joins %s/5 into the run; report only): %d answered, %d of them 200\n", substr($2, 8), substr($2, 8), r[2], a[2] }' "$T/wrk.out"
 echo "hostile directory connections: $(tr '\n' ' ' < "$T/hostile.counts" 2>/dev/null || echo '(none recorded)')"
 echo "verifier metrics after: $(grep -E '^pqsig_directory_kid_mismatch_total |^pqsig_directory_fetch_errors_total |^pqsig_nonce_store_entries |^pqsig_nonce_store_evicted_total ' "$T/metrics.txt" | tr '\n' ' ')"
 grep -E '^pqsig_limit_hits_total' "$T/metrics.txt" | sed 's/^/  /' || true

@@ -13,11 +13,15 @@
 --             pool burned before the run
 --   cross-*   signatures made for another site (attacker.example, localhost), also behind an
 --             absolute-form request line naming the protected site
+--   newbot-K  report only: well-behaved bots whose directories the verifier has not fetched yet,
+--             bot K joining K fifths into the run (how long until a new bot is served while
+--             strangers keep the directory fetcher busy); neither a false accept nor a good-bot
+--             failure
 -- nginx echoes X-Soak-Class / X-Soak-Id in every response (add_header ... always), so each
 -- response is counted under its class. A 200 for anything but good-* is a FALSE ACCEPT.
--- Arguments (after --): DATA_FILE CHURN_PORT
+-- Arguments (after --): DATA_FILE CHURN_PORT [DURATION_S]
 
-local data_file, churn_port
+local data_file, churn_port, duration, t0
 local pools = {}          -- class -> list of request strings (static)
 local templ = {}          -- named header templates (lists of {name, value})
 local nonce_pool = {}     -- this thread's nonce'd good requests
@@ -36,7 +40,7 @@ local classes = {
   {"hostile-churn", 70}, {"hostile-junk", 20}, {"hostile-nested", 20}, {"hostile-huge", 12},
   {"hostile-liar-kid", 18}, {"hostile-cross-agent", 18}, {"hostile-hang", 2},
   {"replay", 90},
-  {"cross", 100},
+  {"cross", 80}, {"newbot", 20},
 }
 
 local garbage_kinds = {
@@ -193,7 +197,8 @@ function setup(thread)
 end
 
 function init(args)
-  data_file, churn_port = args[1], tonumber(args[2])
+  data_file, churn_port, duration = args[1], tonumber(args[2]), tonumber(args[3] or "0")
+  t0 = os.time()
   assert(data_file and churn_port, "usage: wrk ... -s soak.lua URL -- DATA_FILE CHURN_PORT")
   local tid = soak_tid or 0
   local nthreads = tonumber(os.getenv("SOAK_WRK_THREADS") or "1")
@@ -272,6 +277,12 @@ function request()
     end
   elseif cls == "cross" then
     cls = pick({"cross-host", "cross-sig", "cross-abs", "cross-local"})
+  elseif cls == "newbot" then
+    -- the bots that have joined by now (bot K at K fifths of the run); none yet: a good request
+    local k = duration > 0 and math.floor((os.time() - t0) * 5 / duration) or 0
+    local joined = {}
+    for i = 1, math.min(k, 4) do if pools["newbot-" .. i] then joined[#joined + 1] = "newbot-" .. i end end
+    if #joined > 0 then cls = pick(joined) else cls = "good-sig1" end
   end
   if not req then req = pick(pools[cls]).raw end
   inc(sent, cls)
@@ -310,7 +321,9 @@ function done(summary, latency, requests)
     r.recv = r.recv + n
     if st == 200 then r.s200 = r.s200 + n elseif st == 401 then r.s401 = r.s401 + n else r.other = r.other + n end
     local good = c:match("^good%-") ~= nil
-    if good then
+    if c:match("^newbot%-") then
+      -- report only (see the top)
+    elseif good then
       if st == 200 then good_200 = good_200 + n else good_non200 = good_non200 + n end
     elseif st == 200 then
       if c == "unlabelled" then unlabelled_200 = unlabelled_200 + n end
