@@ -5,13 +5,17 @@
 # nested 100,000 deep or lie about a key's kid (scripts/soak-dirs.py), all on 127.0.0.1.
 # One wrk (scripts/soak.lua) mixes per request: the good bot's signed requests, garbage
 # signatures, requests naming hostile agents, replays and cross-site signatures, and counts the
-# answers per class; a second wrk samples /healthz of the verifier (50 per second); the verifier's
-# RSS is read from /proc every second.
+# answers per class; four more bots join during the run (report only: how long a bot whose
+# directory is not cached yet is refused); a second wrk samples /healthz of the verifier (50 per
+# second); the verifier's RSS and nonce-store size are read every second.
 # Fails (exit 1) on any false accept (a 200 for a request that must be refused), any good-bot
-# request not answered 200, a dead verifier, health p99 >= 10 ms (SOAK_CHECK_HEALTH=0: report
-# only) or RSS not flat (SOAK_CHECK_RSS=0: report only; "flat": below).
+# request not answered 200, a dead verifier, health p99 >= 10 ms or RSS not flat (below).
 # Usage: scripts/serve-load.sh --soak [BUILD_DIR] [DURATION_S] [CONNECTIONS]
-# Every wait is bounded; every process started here is stopped on exit.
+# Environment: SOAK_CHECK_HEALTH=0 / SOAK_CHECK_RSS=0 (report those only), SOAK_KEEP_DIR=1 (keep
+# the logs), SOAK_DIR_TIMEOUT_MS (the verifier's directory timeout, default 500), SOAK_NONCES
+# (nonce'd good requests to pre-sign, default 600 per second of run), SOAK_SEED (wrk's draws).
+# Figures and what they mean: docs/deploy.md, "Mixed soak".
+# Every wait is bounded; every process started here is stopped on exit (and on SIGTERM / SIGINT).
 set -euo pipefail
 BUILD=${1:-build}
 DUR=${2:-10}
