@@ -12,7 +12,8 @@
 # request not answered 200, a dead verifier, health p99 >= 10 ms or RSS not flat (below).
 # Usage: scripts/serve-load.sh --soak [BUILD_DIR] [DURATION_S] [CONNECTIONS]
 # Environment: SOAK_CHECK_HEALTH=0 / SOAK_CHECK_RSS=0 (report those only), SOAK_KEEP_DIR=1 (keep
-# the logs), SOAK_DIR_TIMEOUT_MS (the verifier's directory timeout, default 500), SOAK_NONCES
+# the logs), SOAK_DIR_TIMEOUT_MS / SOAK_NEGATIVE_TTL (the verifier's directory timeout, default
+# 500 ms, and --negative-ttl, default 1 s: hostile directories asked again every second), SOAK_NONCES
 # (nonce'd good requests to pre-sign, default 600 per second of run), SOAK_SEED (wrk's draws).
 # Figures and what they mean: docs/deploy.md, "Mixed soak".
 # Every wait is bounded; every process started here is stopped on exit (and on SIGTERM / SIGINT).
@@ -62,9 +63,9 @@ HPID=$!
 pids+=("$HPID")
 NPORT=$(free_port)
 PROTECTED="127.0.0.1:$NPORT"
-# The protected name only; --negative-ttl 1 so hostile directories are asked again every second.
+# The protected name only; --negative-ttl 1 (default here) so hostile directories are asked again every second.
 "$PQSIG" serve verify --listen 127.0.0.1:0 --authority "$PROTECTED" --insecure-allow-http --allow-private-directories \
-  --threads 2 --negative-ttl 1 --directory-timeout-ms "${SOAK_DIR_TIMEOUT_MS:-500}" --ready-file "$T/ver.ready" 2>"$T/ver.log" &
+  --threads 2 --negative-ttl "${SOAK_NEGATIVE_TTL:-1}" --directory-timeout-ms "${SOAK_DIR_TIMEOUT_MS:-500}" --ready-file "$T/ver.ready" 2>"$T/ver.log" &
 VPID=$!
 pids+=("$VPID")
 # Four more well-behaved bots, not fetched before they join the run (report only: newbot-K).
