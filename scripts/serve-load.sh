@@ -4,7 +4,12 @@
 # Scenarios: unsigned pass-through (no auth_request), sig1 only (Ed25519), sig1+sig2 (+ML-DSA-44),
 # and unsigned on the protected path (must be 100 % refused). Each wrk run is bounded (-d).
 # Usage: scripts/serve-load.sh [BUILD_DIR] [DURATION_S] [CONNECTIONS]
+#        scripts/serve-load.sh --soak [BUILD_DIR] [DURATION_S] [CONNECTIONS]   (the mixed soak, below)
 set -euo pipefail
+if [ "${1:-}" = "--soak" ]; then
+  shift
+  exec bash "$(dirname "$0")/serve-soak.sh" "$@"
+fi
 BUILD=${1:-build}
 DUR=${2:-3}
 CONN=${3:-16}
