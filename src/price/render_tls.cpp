@@ -73,7 +73,7 @@ std::string render_tls_text(const TlsReport& rep) {
   out += b;
   std::snprintf(b, sizeof b,
                 "method: client and server in this process joined by memory BIOs; per row %zu warm-up + %zu measured "
-                "full handshakes (no resumption, no tickets); each side's SSL_do_handshake calls on the thread's CPU "
+                "full handshakes (no resumption, no tickets, the library's defaults otherwise); each side's SSL_do_handshake calls on the thread's CPU "
                 "clock; chain: each side sends its leaf + %zu intermediate(s) (the root is trusted, not sent), every "
                 "certificate in the row's algorithm; both peers' certificates verified and the group and signature "
                 "scheme checked on every handshake\n\n",
