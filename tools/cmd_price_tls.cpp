@@ -90,7 +90,7 @@ bool run_price_tls_if_requested(bool json, bool no_progress) {
   if (json) std::cout << "{\"tls\": " << price::render_tls_json(rep) << "}\n";
   else std::cout << price::render_tls_text(rep);
   std::cout.flush();
-  if (rep.interrupted) throw Exit{130, ""}  // 128 + SIGINT, like price;
+  if (rep.interrupted) throw Exit{130, ""};  // 128 + SIGINT, like price
   for (const auto& r : rep.rows)
     if (r.state == price::TlsRowState::error)
       throw Exit{kExitInvalid, "tls: " + r.cert + " x " + r.group + ": " + r.reason};
