@@ -279,6 +279,9 @@ Result<TlsCtx> tls_make_ctx(bool server, const TlsCreds& cr, X509* leaf, EVP_PKE
     return tls_fail("certificate / key");
   for (auto it = cr.inters.rbegin(); it != cr.inters.rend(); ++it)  // leaf's issuer first
     if (SSL_CTX_add1_chain_cert(c, it->get()) != 1) return tls_fail("chain certificate");
+  // Send exactly the leaf and the intermediates: without this, a chain-less leaf (depth 0) would
+  // be completed from the trust store and the root sent too.
+  SSL_CTX_set_mode(c, SSL_MODE_NO_AUTO_CHAIN);
   if (X509_STORE_add_cert(SSL_CTX_get_cert_store(c), cr.root.get()) != 1) return tls_fail("trust store");
   SSL_CTX_set_verify(c, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
   if (SSL_CTX_set1_groups_list(c, group) != 1) return tls_fail(std::string("group ") + group);
