@@ -97,7 +97,8 @@ std::size_t ops_of(const SuiteInfo& s) { return s.cls == SuiteClass::signature ?
 
 void run_price(const PriceArgs& a) {
   using namespace pqsig::price;
-  if (run_price_tls_if_requested(a.json, a.no_progress)) return;  // --tls: the TLS surface only (cmd_price_tls.cpp)
+  // --tls: the TLS surface only (cmd_price_tls.cpp); --jsonl / --html / --engine do not apply to it.
+  if (run_price_tls_if_requested(a.json, a.no_progress, !a.jsonl.empty() || !a.html.empty() || !a.engine.empty())) return;
   Workload w = default_workload();
   if (!a.workload.empty()) {
     auto r = workload_from_json(io::read_file(a.workload, 1 << 20));  // "-" = stdin

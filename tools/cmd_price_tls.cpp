@@ -63,9 +63,11 @@ void add_price_tls_options(CLI::App& price) {
       ->check(CLI::Range(std::size_t{0}, price::kTlsMaxChainDepth));
 }
 
-bool run_price_tls_if_requested(bool json, bool no_progress) {
+bool run_price_tls_if_requested(bool json, bool no_progress, bool other_outputs) {
   const auto& a = g_price_tls;
   if (!a.tls) return false;
+  if (other_outputs)
+    throw Exit{kExitUsage, "--tls measures the TLS surface only: --jsonl, --html and --engine do not apply (--json does)"};
   price::TlsOptions o;
   auto c = price::parse_tls_certs(a.certs);
   if (!c) throw Exit{kExitUsage, c.error().message};

@@ -240,4 +240,6 @@ TEST(PriceTls, CliPrintsTheTablesAndJson) {
   EXPECT_EQ(tls_test_cli("price --tls --tls-groups secp256r1").code, 2);
   EXPECT_EQ(tls_test_cli("price --tls --tls-handshakes 0").code, 2);
   EXPECT_EQ(tls_test_cli("price --tls --tls-chain-depth 99").code, 2);
+  EXPECT_EQ(tls_test_cli("price --tls --tls-handshakes 1 --html /dev/null").code, 2);  // the suite outputs do not apply
+  EXPECT_EQ(tls_test_cli("price --tls --tls-handshakes 1 --engine liboqs").code, 2);
 }
