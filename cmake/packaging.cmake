@@ -34,7 +34,7 @@ if(PQSIG_BUILD_SHARED AND NOT PQSIG_FUZZ)  # fuzz builds instrument the archive:
   add_library(pqsig_shared SHARED ${CMAKE_CURRENT_LIST_DIR}/shared_lib.cpp)
   add_library(pqsig::pqsig_shared ALIAS pqsig_shared)
   add_dependencies(pqsig_shared pqsig_exports)
-  target_link_libraries(pqsig_shared PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,pqsig>" OpenSSL::Crypto PkgConfig::SODIUM)
+  target_link_libraries(pqsig_shared PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,pqsig>" OpenSSL::SSL OpenSSL::Crypto PkgConfig::SODIUM)
   target_include_directories(pqsig_shared PUBLIC
     $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_compile_features(pqsig_shared PUBLIC cxx_std_20)
@@ -116,7 +116,7 @@ set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "libs")
 set(CPACK_DEBIAN_COMPRESSION_TYPE "gzip")
-# Runtime dependencies of bin/pqsig and libpqsig.so (OpenSSL 3 libcrypto, libsodium, the C++ runtime).
+# Runtime dependencies of bin/pqsig and libpqsig.so (OpenSSL 3 libssl and libcrypto, libsodium, the C++ runtime).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34), libstdc++6 (>= 12), libssl3 (>= 3.0.0), libsodium23 (>= 1.0.18)")
 # Static linking and the CMake package's static mode also need the -dev packages.
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libssl-dev (>= 3.0.0), libsodium-dev, pkg-config")

@@ -87,6 +87,7 @@ OWNER = {
     "mlkem.hpp": "mlkem",
     "price.hpp": "price",
     "price_engines.hpp": "price",
+    "price_tls.hpp": "price",
     "provider.hpp": "providers",
     "serve.hpp": "serve",
     "sf.hpp": "sf",

@@ -97,6 +97,8 @@ std::size_t ops_of(const SuiteInfo& s) { return s.cls == SuiteClass::signature ?
 
 void run_price(const PriceArgs& a) {
   using namespace pqsig::price;
+  // --tls: the TLS surface only (cmd_price_tls.cpp); --jsonl / --html / --engine do not apply to it.
+  if (run_price_tls_if_requested(a.json, a.no_progress, !a.jsonl.empty() || !a.html.empty() || !a.engine.empty())) return;
   Workload w = default_workload();
   if (!a.workload.empty()) {
     auto r = workload_from_json(io::read_file(a.workload, 1 << 20));  // "-" = stdin
@@ -348,6 +350,7 @@ void register_price(CLI::App& app) {
                   "calibration file from the production host (--calibrate): the production CPU factor becomes the "
                   "measured ratio of its reference times to this host's, labelled as such");
   cmd->add_flag("--force", g_force, "replace existing --jsonl / --html files");
+  add_price_tls_options(*cmd);  // --tls, --tls-* (cmd_price_tls.cpp)
   cmd->callback([] { run_price(a); });
 }
 

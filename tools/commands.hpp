@@ -20,6 +20,8 @@ void register_key_records(CLI::App& app);// cmd_key.cpp: key rotate, key check
 void register_batch(CLI::App& app);      // cmd_batch.cpp (dispatcher) + batch_*.cpp (families)
 void register_kem(CLI::App& app);        // cmd_kem.cpp
 void register_price(CLI::App& app);      // cmd_price.cpp
+void add_price_tls_options(CLI::App& price);                   // cmd_price_tls.cpp: price --tls*
+bool run_price_tls_if_requested(bool json, bool no_progress, bool other_outputs);  // cmd_price_tls.cpp: true = --tls ran
 void register_sf(CLI::App& app);         // cmd_sf.cpp
 void register_http(CLI::App& app);       // cmd_http.cpp: http sign|verify|base, directory ...
 void register_ledger(CLI::App& app);     // cmd_ledger.cpp: ledger providers|verify|bench
