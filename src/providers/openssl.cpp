@@ -8,9 +8,9 @@
 // internal interface (M′ as is); ML-DSA "mu" = 1 is external μ. OpenSSL has no HashML-DSA /
 // HashSLH-DSA: pre-hash is unsupported. Operations besides verification (openssl_ops.hpp): key
 // generation (EVP_PKEY_keygen, the FIPS 204 / 205 encodings out through EVP_PKEY_get_raw_*_key)
-// and signing, external interface, pure or with a context, from the expanded secret key
-// (EVP_PKEY_new_raw_private_key_ex, then EVP_DigestSign; hedged, or "deterministic" = 1). Tested against Debian 13's OpenSSL 3.5 on Debian 12
-// (scripts/openssl35.sh; tests/providers/test_openssl35.cpp, label openssl35).
+// and signing, external interface, pure or with a context, hedged, from the expanded secret key
+// (EVP_PKEY_new_raw_private_key_ex, then EVP_DigestSign). Tested against Debian 13's OpenSSL 3.5
+// on Debian 12 (scripts/openssl35.sh; tests/providers/test_openssl35.cpp, label openssl35).
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -150,16 +150,15 @@ struct OsslSigner final : SignerImpl {
   byte_span private_key() const noexcept override { return sk.span(); }
   Result<bytes> sign(byte_span msg, const SignOptions& opt) const override {
     if (opt.prehash) return Error{Errc::unsupported, std::string(info->id) + ": OpenSSL has no pre-hash variant"};
+    if (opt.deterministic) return Error{Errc::unsupported, std::string(info->id) + ": the openssl provider signs hedged only"};
     if (opt.ctx.size() > 255) return Error{Errc::invalid_context, "context longer than 255 bytes"};
     std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> md(EVP_MD_CTX_new());
     if (!md) return Error{Errc::crypto_backend, "EVP_MD_CTX_new failed"};
-    int deterministic = opt.deterministic ? 1 : 0;
-    OSSL_PARAM params[3];
+    OSSL_PARAM params[2];
     int n = 0;
     if (!opt.ctx.empty())  // (as in run(): no parameter for the empty default context)
       params[n++] = OSSL_PARAM_construct_octet_string("context-string", const_cast<std::uint8_t*>(opt.ctx.data()),
                                                       opt.ctx.size());
-    if (deterministic) params[n++] = OSSL_PARAM_construct_int("deterministic", &deterministic);
     params[n] = OSSL_PARAM_construct_end();
     if (EVP_DigestSignInit_ex(md.get(), nullptr, nullptr, nullptr, nullptr, pkey.get(), params) != 1) {
       ERR_clear_error();
