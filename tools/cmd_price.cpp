@@ -306,7 +306,7 @@ void register_price(CLI::App& app) {
   cmd->add_flag("--quick", a.quick, "short run (< 20 s on 2 cores): smaller time budget and sample counts");
   cmd->add_option("--suites", a.suites, "comma-separated suite ids to measure (default: the workload's, or all)");
   cmd->add_flag("--json", a.json, "print the JSON summary instead of the table");
-  cmd->add_option("--jsonl", a.jsonl, "write every raw sample plus an environment record to FILE");
+  cmd->add_option("--jsonl", a.jsonl, "write every raw sample plus an environment record to FILE (with --engine: the engines' records too)");
   cmd->add_option("--html", a.html, "write a self-contained HTML report to FILE");
   cmd->add_option("--workload", a.workload, "workload JSON file (surfaces, budgets, caps, factor, suites)");
   cmd->add_flag("--print-workload", a.print_workload, "print the workload (default or --workload) as JSON and exit");

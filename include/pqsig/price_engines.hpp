@@ -103,6 +103,10 @@ std::string render_engines_text(const Report& rep);
 std::string render_engines_html(const Report& rep);
 /// The JSON array of `--json`'s "engines".
 std::string render_engines_json(const Report& rep);
+/// `--jsonl`'s engine records (appended by render_jsonl): per engine an "engine" line, per (engine,
+/// suite) an "engine_suite" line (check, sizes, surfaces, ledger), per (engine, suite, op) an
+/// "engine_summary" line, then the in-process engines' raw "engine_sample" lines. docs/price.md.
+std::string render_engines_jsonl(const Report& rep);
 
 namespace detail {
 /// A local subprocess: argv[0] is a path (no PATH lookup); stdin_data is written to it; stdout and

@@ -232,7 +232,8 @@ EngineRun provider_run(const std::string& name, const std::vector<PqsigSide>& si
     run.available = info.available;
     run.reason = info.reason;
     run.method = "in process through the " + name + " provider (src/providers), src/price/measure.cpp";
-    if (name == "openssl") run.method += "; the provider offers verification only";
+    if (name == "openssl")  // cold, as every engine's sign row: the key is imported on every call
+      run.method += "; sign from the FIPS expanded secret key, imported into an EVP_PKEY on every call";
   }
   for (const auto& side : sides) {
     if (!run.available) {

@@ -7,6 +7,7 @@
 namespace pqsig::price {
 
 using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;  // (the same alias as render_engines.cpp's: one per unity batch is fine)
 
 namespace {
 
@@ -220,6 +221,44 @@ std::string render_jsonl(const Report& rep) {
         out += json{{"type", "sample"}, {"suite", r.suite->id}, {"op", op.name}, {"i", i}, {"batch", op.batch},
                     {"ns", op.samples[i]}}.dump() + "\n";
     }
+  }
+  if (rep.engines) out += render_engines_jsonl(rep);
+  return out;
+}
+
+// --engine in the JSONL record: the objects of --json's "engines" (one source), one line per engine,
+// per (engine, suite) and per (engine, suite, op), then the raw samples the in-process engines kept.
+std::string render_engines_jsonl(const Report& rep) {
+  std::string out;
+  if (!rep.engines) return out;
+  const ojson runs = ojson::parse(render_engines_json(rep));
+  for (const auto& r : runs) {
+    const std::string engine = r.at("engine").get<std::string>();
+    ojson head = {{"type", "engine"}};
+    for (const auto& [k, v] : r.items())
+      if (k != "suites") head[k] = v;
+    out += head.dump() + "\n";
+    for (const auto& x : r.at("suites")) {
+      ojson es = {{"type", "engine_suite"}, {"engine", engine}};
+      for (const auto& [k, v] : x.items())
+        if (k != "ops") es[k] = v;
+      out += es.dump() + "\n";
+      if (auto ops = x.find("ops"); ops != x.end())
+        for (const auto& [op, st] : ops->items()) {
+          ojson line = {{"type", "engine_summary"}, {"engine", engine}, {"suite", x.at("suite")}, {"op", op}};
+          for (const auto& [k, v] : st.items()) line[k] = v;
+          out += line.dump() + "\n";
+        }
+    }
+  }
+  // pqsig's own samples are the "sample" records above; the subprocess engines send statistics.
+  for (const auto& run : rep.engines->runs) {
+    if (run.name == "pqsig") continue;
+    for (const auto& es : run.suites)
+      for (const auto& op : es.ops)
+        for (std::size_t i = 0; i < op.samples.size(); ++i)
+          out += ojson{{"type", "engine_sample"}, {"engine", run.name}, {"suite", es.suite->id}, {"op", op.name},
+                       {"i", i},  {"batch", op.batch},  {"ns", op.samples[i]}}.dump() + "\n";
   }
   return out;
 }

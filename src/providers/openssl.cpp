@@ -6,8 +6,11 @@
 //
 // Interfaces (OpenSSL 3.5 parameters): pure and "context-string"; "message-encoding" = 0 is the
 // internal interface (M′ as is); ML-DSA "mu" = 1 is external μ. OpenSSL has no HashML-DSA /
-// HashSLH-DSA: pre-hash is unsupported. Tested against Debian 13's OpenSSL 3.5 on Debian 12
-// (scripts/openssl35.sh; tests/providers/test_openssl35.cpp, label openssl35).
+// HashSLH-DSA: pre-hash is unsupported. Operations besides verification (openssl_ops.hpp): key
+// generation (EVP_PKEY_keygen, the FIPS 204 / 205 encodings out through EVP_PKEY_get_raw_*_key)
+// and signing, external interface, pure or with a context, hedged, from the expanded secret key
+// (EVP_PKEY_new_raw_private_key_ex, then EVP_DigestSign). Tested against Debian 13's OpenSSL 3.5
+// on Debian 12 (scripts/openssl35.sh; tests/providers/test_openssl35.cpp, label openssl35).
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -19,6 +22,7 @@
 #include <mutex>
 #include <string>
 
+#include "providers/openssl_ops.hpp"
 #include "suites/backend.hpp"
 
 namespace pqsig::detail {
@@ -132,10 +136,94 @@ Result<std::unique_ptr<VerifierImpl>> openssl_verifier_from_public(const SuiteIn
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
-const Backend kOpensslBackend{nullptr, nullptr, nullptr, &openssl_verifier_from_public, nullptr, nullptr, &openssl_interfaces};
+struct PkeyCtxDeleter {
+  void operator()(EVP_PKEY_CTX* p) const noexcept { EVP_PKEY_CTX_free(p); }
+};
+
+// Signing through libcrypto from the FIPS 204 / 205 secret key encoding, imported once when the
+// signer is made (libcrypto checks it: ML-DSA recomputes the public key and compares tr). No
+// public_key(): the provider only signs with it.
+struct OsslSigner final : SignerImpl {
+  std::unique_ptr<EVP_PKEY, PkeyDeleter> pkey;  // EVP_PKEY_free cleanses the key material
+  SecretBytes sk;
+  byte_span public_key() const noexcept override { return {}; }
+  byte_span private_key() const noexcept override { return sk.span(); }
+  Result<bytes> sign(byte_span msg, const SignOptions& opt) const override {
+    if (opt.prehash) return Error{Errc::unsupported, std::string(info->id) + ": OpenSSL has no pre-hash variant"};
+    if (opt.deterministic) return Error{Errc::unsupported, std::string(info->id) + ": the openssl provider signs hedged only"};
+    if (opt.ctx.size() > 255) return Error{Errc::invalid_context, "context longer than 255 bytes"};
+    std::unique_ptr<EVP_MD_CTX, MdCtxDeleter> md(EVP_MD_CTX_new());
+    if (!md) return Error{Errc::crypto_backend, "EVP_MD_CTX_new failed"};
+    OSSL_PARAM params[2];
+    int n = 0;
+    if (!opt.ctx.empty())  // (as in run(): no parameter for the empty default context)
+      params[n++] = OSSL_PARAM_construct_octet_string("context-string", const_cast<std::uint8_t*>(opt.ctx.data()),
+                                                      opt.ctx.size());
+    params[n] = OSSL_PARAM_construct_end();
+    if (EVP_DigestSignInit_ex(md.get(), nullptr, nullptr, nullptr, nullptr, pkey.get(), params) != 1) {
+      ERR_clear_error();
+      return Error{Errc::crypto_backend, std::string(info->id) + ": libcrypto refused the signing parameters"};
+    }
+    bytes out(info->output_size);
+    std::size_t len = out.size();
+    if (EVP_DigestSign(md.get(), out.data(), &len, msg.data(), msg.size()) != 1 || len != info->output_size) {
+      ERR_clear_error();
+      return Error{Errc::crypto_backend, std::string(info->id) + ": libcrypto signing failed"};
+    }
+    return out;
+  }
+};
+
+Result<std::unique_ptr<SignerImpl>> openssl_signer_from_expanded(const SuiteInfo& s, byte_span sk) {
+  if (!has_algorithm(s)) return Error{Errc::unsupported, std::string(s.id) + ": not in the loaded libcrypto"};
+  if (sk.size() != s.expanded_key_size)
+    return Error{Errc::invalid_length, std::string(s.id) + ": expanded secret key must be " +
+                                           std::to_string(s.expanded_key_size) + " bytes, got " +
+                                           std::to_string(sk.size())};
+  auto impl = std::make_unique<OsslSigner>();
+  impl->info = &s;
+  impl->pkey.reset(EVP_PKEY_new_raw_private_key_ex(nullptr, ossl_name(s).c_str(), nullptr, sk.data(), sk.size()));
+  if (!impl->pkey) {
+    ERR_clear_error();
+    return Error{Errc::invalid_encoding, std::string(s.id) + ": libcrypto refused the secret key"};
+  }
+  impl->sk = SecretBytes(sk);
+  return std::unique_ptr<SignerImpl>(std::move(impl));
+}
+
+const Backend kOpensslBackend{nullptr, nullptr, &openssl_signer_from_expanded, &openssl_verifier_from_public, nullptr, nullptr, &openssl_interfaces};
 }  // namespace
 
 const Backend* openssl_backend() noexcept { return &kOpensslBackend; }
+
+unsigned openssl_operations(const SuiteInfo& s) noexcept {
+  return has_algorithm(s) ? provider::kKeygen | provider::kSign : 0u;
+}
+
+// FIPS 204, Algorithm 1 (ML-DSA.KeyGen) / FIPS 205, Algorithm 21 (slh_keygen) through libcrypto:
+// the public key and the expanded secret key in their FIPS encodings.
+Result<provider::KeyPair> openssl_keygen(const SuiteInfo& s) {
+  if (!has_algorithm(s)) return Error{Errc::unsupported, "openssl cannot generate keys for " + std::string(s.id) + " here"};
+  const std::string name = ossl_name(s);
+  std::unique_ptr<EVP_PKEY_CTX, PkeyCtxDeleter> ctx(EVP_PKEY_CTX_new_from_name(nullptr, name.c_str(), nullptr));
+  EVP_PKEY* raw = nullptr;
+  if (!ctx || EVP_PKEY_keygen_init(ctx.get()) != 1 || EVP_PKEY_keygen(ctx.get(), &raw) != 1) {
+    ERR_clear_error();
+    return Error{Errc::crypto_backend, std::string(s.id) + ": libcrypto key generation failed"};
+  }
+  std::unique_ptr<EVP_PKEY, PkeyDeleter> key(raw);
+  provider::KeyPair kp;
+  kp.public_key.resize(s.public_key_size);
+  kp.secret_key = SecretBytes(s.expanded_key_size);  // written in place: no temporary copy
+  std::size_t pk_len = kp.public_key.size(), sk_len = kp.secret_key.size();
+  if (EVP_PKEY_get_raw_public_key(key.get(), kp.public_key.data(), &pk_len) != 1 ||
+      EVP_PKEY_get_raw_private_key(key.get(), kp.secret_key.data(), &sk_len) != 1 || pk_len != s.public_key_size ||
+      sk_len != s.expanded_key_size) {
+    ERR_clear_error();
+    return Error{Errc::crypto_backend, std::string(s.id) + ": libcrypto did not export the key pair in the FIPS encodings"};
+  }
+  return kp;
+}
 
 provider::ProviderInfo openssl_info() {
   const std::string v = OpenSSL_version(OPENSSL_VERSION);

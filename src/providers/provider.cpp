@@ -7,6 +7,7 @@
 #include "pqsig/mlkem.hpp"
 #include "pqsig/provider.hpp"
 #include "providers/liboqs_ops.hpp"
+#include "providers/openssl_ops.hpp"
 #include "suites/backend.hpp"
 
 namespace pqsig::provider {
@@ -128,6 +129,7 @@ class TableProvider final : public Provider {
   }
   unsigned operations(const SuiteInfo& suite) const noexcept override {
     if (name_ == "liboqs") return detail::liboqs_operations(suite);
+    if (name_ == "openssl") return detail::openssl_operations(suite);
     if (name_ != "pqsig") return 0;
     if (mlkem_set(suite)) return kKeygen | kEncaps | kDecaps;
     const detail::Backend* b = detail::backend_for(suite, name_);
@@ -136,6 +138,7 @@ class TableProvider final : public Provider {
   }
   Result<KeyPair> keygen(const SuiteInfo& suite) const override {
     if (name_ == "liboqs") return detail::liboqs_keygen(suite);
+    if (name_ == "openssl") return detail::openssl_keygen(suite);
     if (!(operations(suite) & kKeygen)) return Provider::keygen(suite);
     KeyPair kp;
     if (auto ps = mlkem_set(suite)) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,11 @@ struct CmdRun {
 inline CmdRun run_cli(const std::string& args) {
   CmdRun r;
   const std::string errf = "/tmp/pqsig_engines_err_" + std::to_string(::getpid());
-  std::string cmd = std::string(PQSIG_BINARY_DIR "/pqsig ") + args + " 2>" + errf;
+  // Under the OpenSSL 3.5 test driver (tests/providers/openssl35-run.sh sets PQSIG_OPENSSL35_RUN)
+  // pqsig starts through the same loader as the test, so both see the same libcrypto.
+  const char* run35 = std::getenv("PQSIG_OPENSSL35_RUN");
+  const std::string wrap = run35 && *run35 ? "'" + std::string(run35) + "' " : std::string();
+  std::string cmd = wrap + std::string(PQSIG_BINARY_DIR "/pqsig ") + args + " 2>" + errf;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];

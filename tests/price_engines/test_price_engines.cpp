@@ -186,29 +186,182 @@ TEST(PriceEngines, LiboqsIsCrossCheckedAndPricedLikePqsig) {
   EXPECT_FALSE(j[1]["suites"][1]["available"].get<bool>());
 }
 
+// Under OpenSSL 3.0 (Debian 12) listed with the reason; under OpenSSL >= 3.5 (ctest -L openssl35:
+// test price_engines_openssl35) measured like liboqs — keygen, sign, verify — and cross-checked
+// both ways: pqsig accepts every signature OpenSSL made (the last one made while timed too),
+// OpenSSL accepts pqsig's and rejects the tampered one. Ed25519 is not an openssl-provider suite:
+// listed with the reason.
 TEST(PriceEngines, OpensslIsListedWithItsReasonOrMeasured) {
-  const auto suites = suites_of({"ml-dsa-44"});
+  const auto suites = suites_of({"ml-dsa-44", "ml-dsa-65", "ed25519"});
   const Report rep = measured_report(suites);
   EngineReport er = measure_engines({"pqsig", "openssl"}, suites, rep, EngineOptions{});
   analyze_engines(er, rep);
   const EngineRun* r = run_of(er, "openssl");
   ASSERT_NE(r, nullptr);
-  ASSERT_EQ(r->suites.size(), 1u);  // never dropped
+  ASSERT_EQ(r->suites.size(), 3u);  // never dropped
   auto info = provider::find("openssl").value()->info();
   if (!info.available) {
     EXPECT_FALSE(r->available);
     EXPECT_NE(r->reason.find("3.5"), std::string::npos) << r->reason;
-    EXPECT_EQ(r->suites[0].reason, r->reason);
-  } else {
-    const EngineSuite& m = r->suites[0];
+    for (const auto& es : r->suites) {
+      EXPECT_FALSE(es.available);
+      EXPECT_EQ(es.reason, r->reason);
+    }
+    return;
+  }
+  EXPECT_TRUE(r->available);
+  EXPECT_NE(r->version.find("OpenSSL 3."), std::string::npos) << r->version;
+  EXPECT_NE(r->method.find("imported into an EVP_PKEY on every call"), std::string::npos) << r->method;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const EngineSuite& m = r->suites[i];
+    SCOPED_TRACE(std::string(m.suite->id));
     ASSERT_TRUE(m.available) << m.reason;
     EXPECT_FALSE(m.error) << m.check.error;
+    EXPECT_TRUE(m.check.ok);
+    EXPECT_EQ(m.check.pqsig_signed, 4u);
     EXPECT_EQ(m.check.engine_accepted, 4u);
     EXPECT_TRUE(m.check.tampered_rejected);
-    EXPECT_NE(m.op("verify"), nullptr);
-    EXPECT_EQ(m.op("sign"), nullptr);  // the provider verifies only
-    EXPECT_TRUE(m.surfaces.empty());
+    EXPECT_EQ(m.check.engine_signed, 5u);  // 4 + the last one signed while timed
+    EXPECT_EQ(m.check.pqsig_accepted, 5u);
+    for (const char* op : {"keygen", "sign", "verify", "verify_prepared"}) EXPECT_NE(m.op(op), nullptr) << op;
+    EXPECT_EQ(m.signature_bytes, m.suite->output_size);
+    EXPECT_EQ(m.header_bytes, rep.suites[i].sizes.request_headers);
+    ASSERT_EQ(m.surfaces.size(), rep.workload.surfaces.size());
+    const SurfaceVerdict want = evaluate_surface(rep.workload.surfaces[0], rep.workload, m.op("sign")->stats.median_ns,
+                                                 m.op("sign")->stats.p90_ns, m.op("verify_prepared")->stats.median_ns,
+                                                 m.op("verify_prepared")->stats.p90_ns, m.header_bytes);
+    EXPECT_DOUBLE_EQ(m.surfaces[0].cpu_ms_median, want.cpu_ms_median);
   }
+  EXPECT_TRUE(r->suites[0].ledger.has_value());  // ml-dsa-44 is the VU reference
+  EXPECT_FALSE(r->suites[2].available);
+  EXPECT_NE(r->suites[2].reason.find("openssl does not implement ed25519"), std::string::npos) << r->suites[2].reason;
+
+  Report shown = rep;
+  shown.engines = std::make_shared<EngineReport>(er);
+  const std::string text = render_engines_text(shown);
+  EXPECT_NE(text.find("ml-dsa-44 sign"), std::string::npos) << text;
+  EXPECT_NE(text.find("5/5 of its signatures accepted by pqsig"), std::string::npos) << text;
+  const json j = json::parse(render_engines_json(shown));
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_EQ(j[1]["engine"], "openssl");
+  EXPECT_TRUE(j[1]["suites"][1]["ops"].contains("sign"));
+  EXPECT_EQ(j[1]["suites"][1]["check"]["pqsig_accepted"], 5);
+}
+
+// OpenSSL's signing engine must not report a no-op: a provider signature pqsig rejects is an
+// ERROR row. (Driven through the real provider under OpenSSL 3.5: the signature OpenSSL makes for
+// one message is checked against another.)
+TEST(PriceEngines, OpensslSignaturesAreVerifiedByPqsigNotTrusted) {
+  auto p = provider::find("openssl").value();
+  if (!p->info().available) GTEST_SKIP() << p->info().reason << " (ctest -L openssl35 runs this under OpenSSL 3.5)";
+  const SuiteInfo& s = *find_suite("ml-dsa-44").value();
+  auto kp = p->keygen(s).value();
+  const bytes a = {'a'}, b = {'b'};
+  auto sig = p->sign(s, kp.secret_key.span(), a, {}).value();
+  EXPECT_TRUE(VerifyingKey::from_public(s, kp.public_key)->verify(a, sig).ok());
+  EXPECT_FALSE(VerifyingKey::from_public(s, kp.public_key)->verify(b, sig).ok());
+  sig[sig.size() / 2] ^= 1;
+  EXPECT_FALSE(VerifyingKey::from_public(s, kp.public_key)->verify(a, sig).ok());
+}
+
+namespace {
+// The JSONL record's lines of one type.
+std::vector<json> jsonl_lines(const std::string& text, const std::string& type) {
+  std::vector<json> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const auto nl = text.find('\n', pos);
+    json rec = json::parse(text.substr(pos, nl - pos));  // every line is one JSON object
+    EXPECT_TRUE(rec.is_object());
+    if (rec["type"] == type) out.push_back(std::move(rec));
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  return out;
+}
+}  // namespace
+
+// --jsonl carries the engines: one "engine" line per engine, one "engine_suite" line per (engine,
+// suite), one "engine_summary" line per (engine, suite, op) with the figures --json has, and the
+// in-process engines' raw samples.
+TEST(PriceEngines, JsonlCarriesEveryEngineSuiteAndOperation) {
+  const auto suites = suites_of({"ml-dsa-44", "ed25519"});
+  Report rep;
+  rep.workload = default_workload();
+  rep.options = tiny_options();
+  rep.options.keep_samples = true;
+  rep.env.cores = 2;
+  for (const auto* s : suites) rep.suites.push_back(measure_suite(*s, rep.workload.request, rep.options));
+  analyze(rep);
+  auto er = std::make_shared<EngineReport>(measure_engines({"pqsig", "liboqs", "openssl"}, suites, rep, EngineOptions{}));
+  analyze_engines(*er, rep);
+  rep.engines = er;
+  const std::string jl = render_jsonl(rep);
+  const auto engines = jsonl_lines(jl, "engine");
+  ASSERT_EQ(engines.size(), 3u);
+  EXPECT_EQ(engines[0]["engine"], "pqsig");
+  EXPECT_EQ(engines[2]["engine"], "openssl");
+  EXPECT_FALSE(engines[0].contains("suites"));
+  const auto ess = jsonl_lines(jl, "engine_suite");
+  ASSERT_EQ(ess.size(), 3u * 2u);
+  const auto sums = jsonl_lines(jl, "engine_summary");
+  const auto samples = jsonl_lines(jl, "engine_sample");
+  std::size_t want_sums = 0, want_samples = 0;
+  for (std::size_t ri = 0; ri < er->runs.size(); ++ri) {
+    const EngineRun& run = er->runs[ri];
+    EXPECT_EQ(engines[ri]["available"], run.available) << run.name;
+    if (!run.available) {
+      EXPECT_EQ(engines[ri]["reason"], run.reason);
+    }
+    for (std::size_t si = 0; si < run.suites.size(); ++si) {
+      const EngineSuite& es = run.suites[si];
+      const json& x = ess[ri * 2 + si];
+      EXPECT_EQ(x["engine"], run.name);
+      EXPECT_EQ(x["suite"], std::string(es.suite->id));
+      EXPECT_EQ(x["available"], es.available) << run.name << " " << es.suite->id;
+      EXPECT_FALSE(x.contains("ops"));
+      if (!es.available) {
+        EXPECT_EQ(x["reason"], es.reason);
+        continue;
+      }
+      EXPECT_EQ(x["check"]["ok"], es.check.ok);
+      EXPECT_EQ(x["surfaces"].size(), es.surfaces.size());
+      for (const auto& op : es.ops) {
+        ++want_sums;
+        bool found = false;
+        for (const auto& l : sums)
+          if (l["engine"] == run.name && l["suite"] == std::string(es.suite->id) && l["op"] == op.name) {
+            found = true;
+            EXPECT_DOUBLE_EQ(l["median_ns"].get<double>(), op.stats.median_ns);
+            EXPECT_EQ(l["n"], op.stats.n);
+          }
+        EXPECT_TRUE(found) << run.name << " " << es.suite->id << " " << op.name;
+        if (run.name != "pqsig") want_samples += op.samples.size();
+      }
+    }
+  }
+  EXPECT_EQ(sums.size(), want_sums);
+  EXPECT_EQ(samples.size(), want_samples);
+  EXPECT_GE(want_sums, 5u * 2u);  // pqsig's ML-DSA-44 and Ed25519 operations at least
+  // pqsig's sign row and, where they run, liboqs' and openssl's sign rows with their samples.
+  auto has = [&](const std::string& engine, const std::string& suite, const std::string& op) {
+    for (const auto& l : sums)
+      if (l["engine"] == engine && l["suite"] == suite && l["op"] == op) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("pqsig", "ml-dsa-44", "sign"));
+  EXPECT_TRUE(has("pqsig", "ed25519", "verify"));
+  if (er->runs[1].available) {
+    EXPECT_TRUE(has("liboqs", "ml-dsa-44", "sign"));
+  }
+  if (er->runs[2].available) {
+    EXPECT_TRUE(has("openssl", "ml-dsa-44", "sign"));
+    EXPECT_GT(samples.size(), 0u);
+  }
+  // Without --engine: no engine lines.
+  Report plain = rep;
+  plain.engines.reset();
+  EXPECT_TRUE(jsonl_lines(render_jsonl(plain), "engine_summary").empty());
+  EXPECT_TRUE(jsonl_lines(render_jsonl(plain), "engine").empty());
 }
 
 TEST(PriceEngines, NotInstalledSaysWhatToInstall) {
@@ -353,6 +506,41 @@ TEST(PriceEnginesCli, UnknownEngineExits2AndMissingEngineNamesTheInstall) {
   EXPECT_FALSE(doc["engines"][2]["available"].get<bool>());
   EXPECT_EQ(doc["engines"][2]["suites"].size(), 1u);
   fs::remove_all(empty);
+}
+
+// The CLI end to end: `--engine openssl --jsonl FILE` writes the engine lines; under OpenSSL 3.5
+// (the openssl35 run starts pqsig through the same loader) the text shows openssl's sign row.
+TEST(PriceEnginesCli, JsonlFileCarriesTheEnginesAndOpensslSigns) {
+  const std::string dir = temp_dir("cli_jsonl");
+  const std::string file = dir + "/raw.jsonl";
+  auto r = run_cli("price --quick --budget-ms 5 --suites ml-dsa-44,ed25519 --engine openssl --jsonl " + file +
+                   " --no-progress");
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(file);
+  const std::string jl((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto engines = jsonl_lines(jl, "engine");
+  ASSERT_EQ(engines.size(), 2u);  // pqsig, openssl
+  EXPECT_EQ(engines[1]["engine"], "openssl");
+  const auto ess = jsonl_lines(jl, "engine_suite");
+  ASSERT_EQ(ess.size(), 4u);
+  const bool available = provider::find("openssl").value()->info().available;  // the same libcrypto as the child's
+  EXPECT_EQ(engines[1]["available"], available) << engines[1].dump();
+  if (!available) {
+    EXPECT_NE(engines[1]["reason"].get<std::string>().find("3.5"), std::string::npos);
+    EXPECT_NE(r.out.find("NOT AVAILABLE"), std::string::npos) << r.out;
+  } else {
+    bool sign = false;
+    for (const auto& l : jsonl_lines(jl, "engine_summary"))
+      if (l["engine"] == "openssl" && l["suite"] == "ml-dsa-44" && l["op"] == "sign") sign = l["median_ns"].get<double>() > 0;
+    EXPECT_TRUE(sign) << jl;
+    EXPECT_EQ(ess[2]["check"]["ok"], true) << ess[2].dump();
+    EXPECT_EQ(ess[3]["available"], false);  // ed25519: listed with the reason
+    const auto at = r.out.find("ml-dsa-44 sign", r.out.find("Engines —"));  // the engines' time table
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const std::string row = r.out.substr(at, r.out.find('\n', at) - at);
+    EXPECT_EQ(row.find("n/a"), std::string::npos) << row;  // both engines have a figure
+  }
+  fs::remove_all(dir);
 }
 
 TEST(PriceCalibration, RoundTripsAndRefusesWhatItDoesNotKnow) {

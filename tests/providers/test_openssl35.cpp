@@ -246,3 +246,62 @@ TEST(OpenSsl35, MissingInterfacesAreUnsupportedNeverRejected) {
     EXPECT_EQ(st.error().code, Errc::unsupported) << id << ": " << st.error().what();
   }
 }
+
+// Signing through libcrypto (the `openssl` engine of `pqsig price --engine`): keys made by
+// OpenSSL are in the FIPS encodings pqsig reads; OpenSSL's signatures, pure and with a context,
+// verify with pqsig and fail under another message or context; pqsig's expanded keys sign in
+// OpenSSL too. Malformed keys are typed errors.
+TEST(OpenSsl35, KeygenAndSignAreCrossCheckedWithPqsig) {
+  auto ossl = pp::find("openssl").value();
+  auto ours = pp::find("pqsig").value();
+  REQUIRE_OPENSSL35(ossl);
+  const bytes msg = {'s', 'i', 'g', 'n', ' ', 'm', 'e'}, ctx = {'c', 't', 'x'};
+  for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87", "slh-dsa-sha2-128f", "slh-dsa-shake-128f"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    EXPECT_EQ(ossl->operations(s), pp::kKeygen | pp::kSign) << id;
+    auto kp = ossl->keygen(s);
+    ASSERT_TRUE(kp.ok()) << id << ": " << kp.error().what();
+    ASSERT_EQ(kp->public_key.size(), s.public_key_size) << id;
+    ASSERT_EQ(kp->secret_key.size(), s.expanded_key_size) << id;
+    for (const bytes& c : {bytes{}, ctx}) {
+      auto sig = ossl->sign(s, kp->secret_key.span(), msg, c);
+      ASSERT_TRUE(sig.ok()) << id << ": " << sig.error().what();
+      ASSERT_EQ(sig->size(), s.output_size) << id;
+      pp::VerifyOptions vo;
+      vo.ctx = c;
+      EXPECT_TRUE(ours->verify(s, kp->public_key, msg, *sig, vo).ok()) << id << " ctx " << c.size();
+      EXPECT_TRUE(ossl->verify(s, kp->public_key, msg, *sig, vo).ok()) << id << " ctx " << c.size();
+      bytes other = msg;
+      other[0] ^= 1;
+      EXPECT_EQ(ours->verify(s, kp->public_key, other, *sig, vo).error().code, Errc::verify_failed) << id;
+      pp::VerifyOptions wrong;
+      wrong.ctx = c.empty() ? ctx : bytes{};
+      EXPECT_EQ(ours->verify(s, kp->public_key, msg, *sig, wrong).error().code, Errc::verify_failed) << id;
+    }
+    // pqsig's key pair (expanded secret key) signs in OpenSSL; pqsig verifies.
+    auto mine = ours->keygen(s).value();
+    auto sig = ossl->sign(s, mine.secret_key.span(), msg, ctx);
+    ASSERT_TRUE(sig.ok()) << id << ": " << sig.error().what();
+    pp::VerifyOptions vo;
+    vo.ctx = ctx;
+    EXPECT_TRUE(ours->verify(s, mine.public_key, msg, *sig, vo).ok()) << id;
+    // Malformed secret keys: wrong length, over-long context.
+    EXPECT_EQ(ossl->sign(s, bytes(s.expanded_key_size - 1), msg, {}).error().code, Errc::invalid_length) << id;
+    EXPECT_EQ(ossl->sign(s, kp->secret_key.span(), msg, bytes(256)).error().code, Errc::invalid_context) << id;
+  }
+  // ML-DSA: a secret key whose tr does not match its own public key is refused by libcrypto's import.
+  const SuiteInfo& m = *find_suite("ml-dsa-44").value();
+  auto kp = ossl->keygen(m).value();
+  SecretBytes bad = kp.secret_key.clone();
+  bad.mut_span()[64 + 5] ^= 0x01;  // inside tr (rho 32 || K 32 || tr 64 || ...)
+  auto r = ossl->sign(m, bad.span(), msg, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, Errc::invalid_encoding) << r.error().what();
+  // No signing where the provider has no suite.
+  for (const char* id : {"ed25519", "ml-kem-768"}) {
+    const SuiteInfo& s = *find_suite(id).value();
+    EXPECT_EQ(ossl->operations(s), 0u) << id;
+    EXPECT_EQ(ossl->sign(s, bytes(s.expanded_key_size), msg, {}).error().code, Errc::unsupported) << id;
+    EXPECT_EQ(ossl->keygen(s).error().code, Errc::unsupported) << id;
+  }
+}

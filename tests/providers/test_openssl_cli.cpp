@@ -246,6 +246,9 @@ TEST(OpenSslCli, LedgerProvidersVerifyAndBenchUnderOpenSsl35) {
     EXPECT_EQ(p.at("suites").at("ml-dsa-44"), "pure,context,internal,external-mu") << p.dump();
     EXPECT_EQ(p.at("suites").at("slh-dsa-shake-256s"), "pure,context,internal") << p.dump();
     EXPECT_EQ(p.at("suites").size(), 15u) << p.dump();
+    EXPECT_EQ(p.at("operations").at("ml-dsa-65"), "keygen,sign") << p.dump();  // price --engine openssl signs
+    EXPECT_EQ(p.at("operations").at("slh-dsa-sha2-128s"), "keygen,sign") << p.dump();
+    EXPECT_FALSE(p.at("operations").contains("ml-kem-768")) << p.dump();
   }
   EXPECT_TRUE(found) << r.out;
   r = sh(d, pq35 + " ledger providers");

@@ -85,6 +85,11 @@ TEST(Providers, OpenSslIsReportedWithItsVersionAndVerifiesWhereAvailable) {
   EXPECT_NE(info.version.find("OpenSSL"), std::string::npos) << info.version;
   if (!info.available) {
     EXPECT_NE(info.reason.find("OpenSSL < 3.5"), std::string::npos) << info.reason;
+    // No keygen / sign either: typed "unsupported", never an attempt.
+    const SuiteInfo& m = *find_suite("ml-dsa-44").value();
+    EXPECT_EQ(p->operations(m), 0u);
+    EXPECT_EQ(p->keygen(m).error().code, Errc::unsupported);
+    EXPECT_EQ(p->sign(m, bytes(m.expanded_key_size), bytes{1}, {}).error().code, Errc::unsupported);
     GTEST_SKIP() << "OpenSSL < 3.5: the loaded libcrypto (" << OpenSSL_version(OPENSSL_VERSION)
                  << ") has no ML-DSA / SLH-DSA";
   }
