@@ -202,7 +202,7 @@ void register_serve(CLI::App& app) {
   v->add_option("--redis", vc->redis, "redis://host:port[/db] nonce replay store shared by a fleet");
   v->add_flag("--replay-fail-open", vc->fail_open, "accept (counted) when the replay store is unreachable (default: refuse)");
   v->add_option("--nonce-store-entries", vc->nonce_entries,
-                "in-process nonce store bound (default 200000, about 60 MB; when full, the agent holding most nonces gives way, else 401 nonce_quota)");
+                "in-process nonce store bound (default 200000, about 150 MB of RSS at 0.8 kB each, measured; when full, the agent holding most nonces gives way, else 401 nonce_quota)");
   v->add_option("--nonce-retention", vc->nonce_retention,
                 "seconds a nonce is kept, whatever the signer's expires says (default 900); labels created longer ago "
                 "than this minus twice the clock skew are refused");
