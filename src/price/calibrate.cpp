@@ -11,9 +11,9 @@ namespace pqsig::price {
 
 using json = nlohmann::json;
 
-namespace {
+using ojson = nlohmann::ordered_json;  // at namespace scope: one alias per unity batch
 
-using ojson = nlohmann::ordered_json;
+namespace {
 
 constexpr const char* kItems[] = {"ml-dsa-44 sign", "ml-dsa-44 verify", "ed25519 sign", "ed25519 verify"};
 constexpr int kCalibrationFormat = 1;

@@ -10,9 +10,9 @@
 
 namespace pqsig::price {
 
-namespace {
+using ojson = nlohmann::ordered_json;  // at namespace scope, as in render_json.cpp (one unity batch)
 
-using ojson = nlohmann::ordered_json;
+namespace {
 
 const char* const kEngineOps[] = {"keygen", "sign", "verify", "verify_prepared"};
 

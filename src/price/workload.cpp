@@ -20,9 +20,9 @@ Workload default_workload() {
   return w;
 }
 
-namespace {
+using ojson = nlohmann::ordered_json;  // at namespace scope: one alias per unity batch
 
-using ojson = nlohmann::ordered_json;
+namespace {
 
 ojson request_to_json(const SampleRequest& r) {
   ojson h = ojson::array();
