@@ -97,8 +97,6 @@ std::size_t ops_of(const SuiteInfo& s) { return s.cls == SuiteClass::signature ?
 
 void run_price(const PriceArgs& a) {
   using namespace pqsig::price;
-  // --tls: the TLS surface only (cmd_price_tls.cpp); --jsonl / --html / --engine do not apply to it.
-  if (run_price_tls_if_requested(a.json, a.no_progress, !a.jsonl.empty() || !a.html.empty() || !a.engine.empty())) return;
   Workload w = default_workload();
   if (!a.workload.empty()) {
     auto r = workload_from_json(io::read_file(a.workload, 1 << 20));  // "-" = stdin
@@ -107,10 +105,14 @@ void run_price(const PriceArgs& a) {
   }
   if (a.factor > 0) w.production_cpu_factor = a.factor;
   if (a.cpu_budget_ms > 0) w.cpu_budget_ms = a.cpu_budget_ms;
+  apply_price_tls_overrides(w);  // --tls-* over the workload's tls object
   if (a.print_workload) {
     std::cout << workload_to_json(w);
     return;
   }
+  // --tls: the TLS surface only (cmd_price_tls.cpp); --jsonl / --html / --engine do not apply to it.
+  if (run_price_tls_if_requested(w, a.json, a.no_progress, !a.jsonl.empty() || !a.html.empty() || !a.engine.empty()))
+    return;
   if (a.calibrate) {
     auto c = measure_calibration(300, &g_interrupt);
     if (!c) throw Exit{kExitInvalid, "calibration: " + c.error().message};

@@ -3,6 +3,10 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+namespace pqsig::price {
+struct Workload;  // include/pqsig/price.hpp
+}
+
 namespace pqsig::cli {
 constexpr int kExitOk = 0;
 constexpr int kExitInvalid = 1;
@@ -21,7 +25,9 @@ void register_batch(CLI::App& app);      // cmd_batch.cpp (dispatcher) + batch_*
 void register_kem(CLI::App& app);        // cmd_kem.cpp
 void register_price(CLI::App& app);      // cmd_price.cpp
 void add_price_tls_options(CLI::App& price);                   // cmd_price_tls.cpp: price --tls*
-bool run_price_tls_if_requested(bool json, bool no_progress, bool other_outputs);  // cmd_price_tls.cpp: true = --tls ran
+void apply_price_tls_overrides(price::Workload& w);            // cmd_price_tls.cpp: --tls-* over the workload's tls
+bool run_price_tls_if_requested(const price::Workload& w, bool json, bool no_progress,
+                                bool other_outputs);           // cmd_price_tls.cpp: true = --tls ran
 void register_sf(CLI::App& app);         // cmd_sf.cpp
 void register_http(CLI::App& app);       // cmd_http.cpp: http sign|verify|base, directory ...
 void register_ledger(CLI::App& app);     // cmd_ledger.cpp: ledger providers|verify|bench

@@ -107,6 +107,21 @@ struct HybridPair {
   std::string pq;         ///< e.g. "ml-dsa-65"
 };
 
+/// The TLS surface of a workload (`pqsig price --tls`, include/pqsig/price_tls.hpp): the settlement
+/// write-up's 7 parties x 12 mutually authenticated connections = 42 handshakes per round. The
+/// CLI's --tls-* options override these values.
+struct TlsWorkload {
+  std::size_t handshakes_per_round = 42;  ///< handshakes per round (7 parties x 12 connections / 2)
+  std::size_t parties = 7;                ///< each takes part in 2 x handshakes_per_round / parties
+  double latency_budget_ms = 5;           ///< budget for the party latency a row adds vs the anchor
+  /// Intermediate CAs between the trusted root and each leaf (0 = leaf issued by the root).
+  std::size_t chain_depth = 1;
+  /// Certificate algorithms and key-exchange groups to measure, in display order
+  /// (default_workload(): all of tls_cert_names() / tls_group_names()).
+  std::vector<std::string> certs;
+  std::vector<std::string> groups;
+};
+
 struct Workload {
   std::vector<Surface> surfaces;
   double cpu_budget_ms = 10.0;          ///< per request
@@ -117,10 +132,12 @@ struct Workload {
   std::vector<std::string> suites;      ///< empty = every suite of the registry
   std::vector<HybridPair> hybrids;      ///< computed pairs (classical + PQ, two signatures)
   SampleRequest request;
+  TlsWorkload tls;                      ///< `price --tls`
 };
 
 /// The built-in default: the crawler's surfaces (crawl 1, playlist 21, discovery 28), 10 ms,
-/// factor 1, 8 KiB, 200,000 VU.
+/// factor 1, 8 KiB, 200,000 VU; TLS: 42 handshakes per round, 7 parties, 5 ms, chain depth 1,
+/// every certificate algorithm and group.
 Workload default_workload();
 /// Pretty JSON (what `--print-workload` prints; round-trips through workload_from_json).
 std::string workload_to_json(const Workload& w);

@@ -46,6 +46,12 @@ struct TlsOptions {
 };
 inline constexpr std::size_t kTlsMaxHandshakes = 100000;
 inline constexpr std::size_t kTlsMaxChainDepth = 8;
+inline constexpr std::size_t kTlsMaxPerRound = 1000000;
+inline constexpr std::size_t kTlsMaxParties = 100000;
+
+/// The options a workload's `tls` object gives (certs, groups, handshakes per round, parties,
+/// latency budget, chain depth); the measurement settings (handshakes, warm-up) keep their defaults.
+TlsOptions tls_options_from_workload(const TlsWorkload& w);
 
 enum class TlsRowState { ok, unavailable, error };
 

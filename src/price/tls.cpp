@@ -488,6 +488,17 @@ Result<std::vector<std::string>> parse_tls_groups(std::string_view list) {
   return tls_parse_list(list, tls_group_names(), "group");
 }
 
+TlsOptions tls_options_from_workload(const TlsWorkload& w) {
+  TlsOptions o;
+  o.certs = w.certs;
+  o.groups = w.groups;
+  o.per_round = w.handshakes_per_round;
+  o.parties = w.parties;
+  o.budget_ms = w.latency_budget_ms;
+  o.chain_depth = w.chain_depth;
+  return o;
+}
+
 const TlsRow* TlsReport::anchor() const noexcept {
   for (const auto& r : rows)
     if (r.cert == options.anchor_cert && r.group == options.anchor_group && r.state == TlsRowState::ok &&

@@ -6,6 +6,7 @@
 
 #include "jose/json_strict.hpp"
 #include "pqsig/price.hpp"
+#include "pqsig/price_tls.hpp"
 
 namespace pqsig::price {
 
@@ -17,6 +18,9 @@ Workload default_workload() {
   w.surfaces = {{"crawl", 1, 0}, {"playlist", 21, 0}, {"discovery", 28, 0}};
   w.hybrids = {{"ed25519", "ml-dsa-44"}, {"ed25519", "ml-dsa-65"}, {"ecdsa-p256-sha256", "ml-dsa-65"},
                {"ed448", "ml-dsa-87"}};
+  // The settlement write-up's handshakes (price_tls.hpp): every certificate algorithm and group.
+  w.tls.certs = tls_cert_names();
+  w.tls.groups = tls_group_names();
   return w;
 }
 
@@ -30,6 +34,15 @@ ojson request_to_json(const SampleRequest& r) {
   return ojson{{"method", r.method},         {"authority", r.authority}, {"path", r.path},
               {"signature_agent", r.signature_agent}, {"label", r.label}, {"agent_key", r.agent_key}, {"tag", r.tag},
               {"created", r.created},       {"validity_s", r.validity_s}, {"headers", h}};
+}
+
+ojson workload_tls_to_json(const TlsWorkload& t) {
+  return ojson{{"handshakes_per_round", t.handshakes_per_round},
+               {"parties", t.parties},
+               {"latency_budget_ms", t.latency_budget_ms},
+               {"chain_depth", t.chain_depth},
+               {"certs", t.certs},
+               {"groups", t.groups}};
 }
 
 }  // namespace
@@ -51,7 +64,8 @@ std::string workload_to_json(const Workload& w) {
             {"vu_reference", w.vu_reference},
             {"suites", w.suites},
             {"hybrids", hy},
-            {"request", request_to_json(w.request)}};
+            {"request", request_to_json(w.request)},
+            {"tls", workload_tls_to_json(w.tls)}};
   return j.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";  // never throws on bad UTF-8
 }
 
@@ -140,6 +154,42 @@ std::string suite_ref(const json& v, const std::string& path) {
   return s;
 }
 
+// A `tls.certs` / `tls.groups` array: known names (any case, as on the command line), no
+// duplicates, at least one; returned in display order with the canonical spelling.
+std::vector<std::string> workload_tls_names(const json& o, const char* k, const std::vector<std::string>& known,
+                                       Result<std::vector<std::string>> (*parse)(std::string_view)) {
+  const std::string p = key_path("tls", k);
+  const json& a = o.at(k);
+  if (!a.is_array()) fail(Errc::invalid_encoding, p, "must be an array of names");
+  if (a.empty()) fail(Errc::invalid_argument, p, "must not be empty (leave the key out for all)");
+  std::set<std::string> chosen;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::string pi = p + "[" + std::to_string(i) + "]";
+    if (!a[i].is_string()) fail(Errc::invalid_encoding, pi, "must be a string");
+    const auto item = a[i].get<std::string>();
+    // One name per entry: not a comma-separated list, not `all`.
+    auto r = item.find(',') == std::string::npos ? parse(item) : Result<std::vector<std::string>>{Error{
+                                                                      Errc::invalid_argument, "one name per entry"}};
+    if (r && r->size() != 1) r = Error{Errc::invalid_argument, "one name per entry, not '" + item + "'"};
+    if (!r) fail(Errc::invalid_argument, pi, r.error().message);
+    if (!chosen.insert(r->front()).second) fail(Errc::invalid_argument, pi, "duplicate '" + r->front() + "'");
+  }
+  std::vector<std::string> out;
+  for (const auto& n : known)
+    if (chosen.count(n)) out.push_back(n);
+  return out;
+}
+
+void workload_tls_from_json(const json& t, TlsWorkload& w) {
+  check_keys(t, "tls", {"handshakes_per_round", "parties", "latency_budget_ms", "chain_depth", "certs", "groups"});
+  w.handshakes_per_round = get_uint(t, "tls", "handshakes_per_round", w.handshakes_per_round, 1, kTlsMaxPerRound);
+  w.parties = get_uint(t, "tls", "parties", w.parties, 1, kTlsMaxParties);
+  w.latency_budget_ms = get_number(t, "tls", "latency_budget_ms", w.latency_budget_ms, 1e-6, 1e9);
+  w.chain_depth = get_uint(t, "tls", "chain_depth", w.chain_depth, 0, kTlsMaxChainDepth);
+  if (t.contains("certs")) w.certs = workload_tls_names(t, "certs", tls_cert_names(), parse_tls_certs);
+  if (t.contains("groups")) w.groups = workload_tls_names(t, "groups", tls_group_names(), parse_tls_groups);
+}
+
 }  // namespace
 
 Result<Workload> workload_from_json(std::string_view text) {
@@ -150,7 +200,7 @@ Result<Workload> workload_from_json(std::string_view text) {
   try {
     Workload w = default_workload();
     check_keys(j, "", {"surfaces", "cpu_budget_ms", "production_cpu_factor", "header_cap_bytes", "block_budget_vu",
-                       "vu_reference", "suites", "hybrids", "request"});
+                       "vu_reference", "suites", "hybrids", "request", "tls"});
     if (j.contains("surfaces")) {
       const json& a = j.at("surfaces");
       if (!a.is_array()) fail(Errc::invalid_encoding, "surfaces", "must be an array");
@@ -216,6 +266,7 @@ Result<Workload> workload_from_json(std::string_view text) {
         }
       }
     }
+    if (j.contains("tls")) workload_tls_from_json(j.at("tls"), w.tls);
     return w;
   } catch (const Bad& b) {
     return Error{b.code, b.msg};

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "pqsig/price.hpp"
+#include "pqsig/price_tls.hpp"
 
 using namespace pqsig;
 using namespace pqsig::price;
@@ -194,6 +195,130 @@ TEST(PriceWorkload, StrictErrors) {
       {R"({"hybrids": [["ed25519"]]})", Errc::invalid_encoding, "hybrids[0]"},
       {R"({"request": {"host": "x"}})", Errc::invalid_encoding, "request.host"},
       {R"({"request": {"headers": [["A", 1]]}})", Errc::invalid_encoding, "request.headers[0]"},
+  };
+  for (const auto& c : cases) {
+    auto r = workload_from_json(c.text);
+    ASSERT_FALSE(r.ok()) << c.text;
+    EXPECT_EQ(r.error().code, c.code) << c.text << " -> " << r.error().what();
+    EXPECT_NE(r.error().message.find(c.mention), std::string::npos) << c.text << " -> " << r.error().what();
+  }
+}
+
+TEST(PriceWorkload, TlsDefaultsAreTheSettlementsHandshakes) {
+  const Workload w = default_workload();
+  EXPECT_EQ(w.tls.handshakes_per_round, 42u);
+  EXPECT_EQ(w.tls.parties, 7u);
+  EXPECT_EQ(w.tls.latency_budget_ms, 5);
+  EXPECT_EQ(w.tls.chain_depth, 1u);
+  EXPECT_EQ(w.tls.certs, tls_cert_names());
+  EXPECT_EQ(w.tls.groups, tls_group_names());
+  // The options the workload gives `price --tls` are TlsOptions' own defaults (the CLI's before).
+  const TlsOptions o = tls_options_from_workload(w.tls);
+  const TlsOptions d;
+  EXPECT_EQ(o.per_round, d.per_round);
+  EXPECT_EQ(o.parties, d.parties);
+  EXPECT_EQ(o.budget_ms, d.budget_ms);
+  EXPECT_EQ(o.chain_depth, d.chain_depth);
+  EXPECT_EQ(o.handshakes, d.handshakes);
+  // A file without "tls" keeps them; --print-workload shows them.
+  auto p = workload_from_json(R"({"cpu_budget_ms": 20})");
+  ASSERT_TRUE(p.ok()) << p.error().what();
+  EXPECT_EQ(p->tls.handshakes_per_round, 42u);
+  EXPECT_EQ(p->tls.certs.size(), 6u);
+  const json j = json::parse(workload_to_json(w));
+  ASSERT_TRUE(j.contains("tls"));
+  EXPECT_EQ(j["tls"]["handshakes_per_round"], 42);
+  EXPECT_EQ(j["tls"]["parties"], 7);
+  EXPECT_EQ(j["tls"]["latency_budget_ms"], 5.0);
+  EXPECT_EQ(j["tls"]["chain_depth"], 1);
+  EXPECT_EQ(j["tls"]["certs"].size(), 6u);
+  EXPECT_EQ(j["tls"]["groups"], json::array({"X25519", "X25519MLKEM768", "MLKEM768"}));
+}
+
+TEST(PriceWorkload, TlsJsonRoundTrip) {
+  Workload w = default_workload();
+  w.tls.handshakes_per_round = 20;
+  w.tls.parties = 5;
+  w.tls.latency_budget_ms = 2.5;
+  w.tls.chain_depth = 0;
+  w.tls.certs = {"rsa-2048", "ml-dsa-65"};
+  w.tls.groups = {"X25519MLKEM768"};
+  const std::string j1 = workload_to_json(w);
+  auto back = workload_from_json(j1);
+  ASSERT_TRUE(back.ok()) << back.error().what();
+  EXPECT_EQ(workload_to_json(*back), j1);
+  EXPECT_EQ(back->tls.handshakes_per_round, 20u);
+  EXPECT_EQ(back->tls.parties, 5u);
+  EXPECT_EQ(back->tls.latency_budget_ms, 2.5);
+  EXPECT_EQ(back->tls.chain_depth, 0u);  // 0 = leaf issued by the root: allowed
+  EXPECT_EQ(back->tls.certs, (std::vector<std::string>{"rsa-2048", "ml-dsa-65"}));
+  EXPECT_EQ(back->tls.groups, (std::vector<std::string>{"X25519MLKEM768"}));
+  const TlsOptions o = tls_options_from_workload(back->tls);
+  EXPECT_EQ(o.per_round, 20u);
+  EXPECT_EQ(o.parties, 5u);
+  EXPECT_EQ(o.budget_ms, 2.5);
+  EXPECT_EQ(o.chain_depth, 0u);
+  EXPECT_EQ(o.certs, back->tls.certs);
+  EXPECT_EQ(o.groups, back->tls.groups);
+  // A partial tls object keeps the other defaults; names in any case and order come back
+  // canonical, in display order (as --tls-certs / --tls-groups parse them).
+  auto part = workload_from_json(
+      R"({"tls": {"chain_depth": 3, "certs": ["ML-DSA-44", "ed25519"], "groups": ["mlkem768", "x25519"]}})");
+  ASSERT_TRUE(part.ok()) << part.error().what();
+  EXPECT_EQ(part->tls.chain_depth, 3u);
+  EXPECT_EQ(part->tls.handshakes_per_round, 42u);
+  EXPECT_EQ(part->tls.parties, 7u);
+  EXPECT_EQ(part->tls.latency_budget_ms, 5);
+  EXPECT_EQ(part->tls.certs, (std::vector<std::string>{"ed25519", "ml-dsa-44"}));
+  EXPECT_EQ(part->tls.groups, (std::vector<std::string>{"X25519", "MLKEM768"}));
+  EXPECT_EQ(part->surfaces.size(), 3u);  // the rest of the workload untouched
+}
+
+TEST(PriceWorkload, TlsStrictErrors) {
+  struct Case {
+    const char* text;
+    Errc code;
+    const char* mention;
+  };
+  const Case cases[] = {
+      {R"({"tls": []})", Errc::invalid_encoding, "tls: must be an object"},
+      {R"({"tls": {"handshakes": 42}})", Errc::invalid_encoding, "tls.handshakes: unknown key"},
+      {R"({"tls": {"budget_ms": 5}})", Errc::invalid_encoding, "tls.budget_ms: unknown key"},
+      // handshakes_per_round
+      {R"({"tls": {"handshakes_per_round": "42"}})", Errc::invalid_encoding, "tls.handshakes_per_round:"},
+      {R"({"tls": {"handshakes_per_round": 4.5}})", Errc::invalid_encoding, "tls.handshakes_per_round:"},
+      {R"({"tls": {"handshakes_per_round": 0}})", Errc::invalid_argument, "tls.handshakes_per_round:"},
+      {R"({"tls": {"handshakes_per_round": -42}})", Errc::invalid_encoding, "tls.handshakes_per_round:"},
+      {R"({"tls": {"handshakes_per_round": 1000001}})", Errc::invalid_argument, "tls.handshakes_per_round:"},
+      // parties
+      {R"({"tls": {"parties": true}})", Errc::invalid_encoding, "tls.parties:"},
+      {R"({"tls": {"parties": 0}})", Errc::invalid_argument, "tls.parties:"},
+      {R"({"tls": {"parties": -7}})", Errc::invalid_encoding, "tls.parties:"},
+      // latency_budget_ms
+      {R"({"tls": {"latency_budget_ms": "5"}})", Errc::invalid_encoding, "tls.latency_budget_ms:"},
+      {R"({"tls": {"latency_budget_ms": 0}})", Errc::invalid_argument, "tls.latency_budget_ms:"},
+      {R"({"tls": {"latency_budget_ms": -5}})", Errc::invalid_argument, "tls.latency_budget_ms:"},
+      {R"({"tls": {"latency_budget_ms": null}})", Errc::invalid_encoding, "tls.latency_budget_ms:"},
+      // chain_depth (0 is valid: the leaf issued by the root)
+      {R"({"tls": {"chain_depth": -1}})", Errc::invalid_encoding, "tls.chain_depth:"},
+      {R"({"tls": {"chain_depth": 1.5}})", Errc::invalid_encoding, "tls.chain_depth:"},
+      {R"({"tls": {"chain_depth": 9}})", Errc::invalid_argument, "tls.chain_depth:"},
+      {R"({"tls": {"chain_depth": "1"}})", Errc::invalid_encoding, "tls.chain_depth:"},
+      // certs
+      {R"({"tls": {"certs": "rsa-2048"}})", Errc::invalid_encoding, "tls.certs:"},
+      {R"({"tls": {"certs": []}})", Errc::invalid_argument, "tls.certs:"},
+      {R"({"tls": {"certs": ["rsa-2048", 1]}})", Errc::invalid_encoding, "tls.certs[1]:"},
+      {R"({"tls": {"certs": ["rsa-4096"]}})", Errc::invalid_argument, "tls.certs[0]:"},
+      {R"({"tls": {"certs": ["rsa-2048", "RSA-2048"]}})", Errc::invalid_argument, "tls.certs[1]: duplicate"},
+      {R"({"tls": {"certs": ["rsa-2048,ed25519"]}})", Errc::invalid_argument, "tls.certs[0]:"},
+      {R"({"tls": {"certs": ["all"]}})", Errc::invalid_argument, "tls.certs[0]:"},
+      {R"({"tls": {"certs": [""]}})", Errc::invalid_argument, "tls.certs[0]:"},
+      // groups
+      {R"({"tls": {"groups": {"X25519": 1}}})", Errc::invalid_encoding, "tls.groups:"},
+      {R"({"tls": {"groups": []}})", Errc::invalid_argument, "tls.groups:"},
+      {R"({"tls": {"groups": [null]}})", Errc::invalid_encoding, "tls.groups[0]:"},
+      {R"({"tls": {"groups": ["X25519", "secp256r1"]}})", Errc::invalid_argument, "tls.groups[1]:"},
+      {R"({"tls": {"groups": ["X25519", "x25519"]}})", Errc::invalid_argument, "tls.groups[1]: duplicate"},
   };
   for (const auto& c : cases) {
     auto r = workload_from_json(c.text);

@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 #include <openssl/crypto.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -242,4 +244,81 @@ TEST(PriceTls, CliPrintsTheTablesAndJson) {
   EXPECT_EQ(tls_test_cli("price --tls --tls-chain-depth 99").code, 2);
   EXPECT_EQ(tls_test_cli("price --tls --tls-handshakes 1 --html /dev/null").code, 2);  // the suite outputs do not apply
   EXPECT_EQ(tls_test_cli("price --tls --tls-handshakes 1 --engine liboqs").code, 2);
+}
+
+// The workload's tls object drives `price --tls` (handshakes per round, parties, latency budget,
+// chain depth, certs, groups); each --tls-* option overrides its value.
+TEST(PriceTls, WorkloadSetsTheVerdictsAndOptionsOverrideIt) {
+  const std::string path = (::testing::TempDir().empty() ? std::string("/tmp/") : ::testing::TempDir()) +
+                           "pqsig_price_tls_" + std::to_string(::getpid()) + "_w.json";
+  std::ofstream(path) << R"({"tls": {"handshakes_per_round": 20, "parties": 5, "latency_budget_ms": 0.001,
+                                     "chain_depth": 0, "certs": ["ed25519", "rsa-2048"], "groups": ["X25519"]}})";
+  // Classical rows only: they run under Debian 12's OpenSSL 3.0 as under 3.5.
+  TlsCliRun t = tls_test_cli("price --tls --workload " + path + " --tls-handshakes 2 --json --no-progress");
+  ASSERT_EQ(t.code, 0) << t.out;
+  const auto doc = nlohmann::json::parse(t.out);
+  const auto& o = doc["tls"]["options"];
+  EXPECT_EQ(o["per_round"], 20);
+  EXPECT_EQ(o["parties"], 5);
+  EXPECT_EQ(o["party_handshakes"], 8);  // 2 x 20 / 5
+  EXPECT_EQ(o["budget_ms"], 0.001);
+  EXPECT_EQ(o["chain_depth"], 0);
+  EXPECT_EQ(o["handshakes"], 2);
+  const auto& rows = doc["tls"]["rows"];
+  ASSERT_EQ(rows.size(), 2u);  // the workload's certs x groups, display order
+  EXPECT_EQ(rows[0]["cert"], "rsa-2048");
+  EXPECT_EQ(rows[1]["cert"], "ed25519");
+  std::size_t depth0_chain = 0;
+  for (const auto& r : rows) {
+    ASSERT_EQ(r["state"], "ok") << r.dump();
+    EXPECT_EQ(r["group"], "X25519");
+    const double mean_ms = r["total"]["mean_ns"].get<double>() / 1e6;
+    // The verdicts use the workload's figures, not the defaults (42 per round, 12 per party).
+    EXPECT_NEAR(r["round_cpu_ms"].get<double>(), 20 * mean_ms, 1e-9 + 1e-9 * mean_ms);
+    EXPECT_NEAR(r["party_ms"].get<double>(), 8 * mean_ms, 1e-9 + 1e-9 * mean_ms);
+  }
+  // Against the 0.001 ms budget: the anchor is the anchor, Ed25519 fits only if it adds <= 0.001 ms.
+  EXPECT_EQ(rows[0]["verdict"], "anchor");
+  EXPECT_EQ(rows[1]["verdict"], rows[1]["added_party_ms"].get<double>() <= 0.001 ? "fits" : "over");
+  // Depth 0: each side sends its leaf only.
+  depth0_chain = rows[1]["chain_bytes_server"].get<std::size_t>();
+  EXPECT_GT(depth0_chain, 64u);
+
+  // The options override the workload, one by one; the rest stays the workload's.
+  TlsCliRun v = tls_test_cli("price --tls --workload " + path +
+                             " --tls-handshakes 2 --tls-per-round 10 --tls-chain-depth 2 --tls-certs ed25519 --json "
+                             "--no-progress");
+  ASSERT_EQ(v.code, 0) << v.out;
+  const auto d2 = nlohmann::json::parse(v.out);
+  const auto& o2 = d2["tls"]["options"];
+  EXPECT_EQ(o2["per_round"], 10);
+  EXPECT_EQ(o2["parties"], 5);
+  EXPECT_EQ(o2["party_handshakes"], 4);  // 2 x 10 / 5
+  EXPECT_EQ(o2["budget_ms"], 0.001);
+  EXPECT_EQ(o2["chain_depth"], 2);
+  ASSERT_EQ(d2["tls"]["rows"].size(), 1u);
+  const auto& e = d2["tls"]["rows"][0];
+  ASSERT_EQ(e["state"], "ok") << e.dump();
+  EXPECT_EQ(e["cert"], "ed25519");
+  EXPECT_EQ(e["group"], "X25519");
+  EXPECT_TRUE(e["verdict"].is_null());  // the anchor (rsa-2048) was not in the run
+  // Two intermediates more than the workload's depth 0: the chain carries three certificates.
+  EXPECT_GT(e["chain_bytes_server"].get<std::size_t>(), depth0_chain + 2 * 64u);
+
+  // --print-workload shows the workload with the overrides applied.
+  TlsCliRun pw = tls_test_cli("price --workload " + path + " --tls-parties 3 --tls-budget-ms 7 --print-workload");
+  ASSERT_EQ(pw.code, 0) << pw.out;
+  const auto w = nlohmann::json::parse(pw.out);
+  EXPECT_EQ(w["tls"]["handshakes_per_round"], 20);
+  EXPECT_EQ(w["tls"]["parties"], 3);
+  EXPECT_EQ(w["tls"]["latency_budget_ms"], 7.0);
+  EXPECT_EQ(w["tls"]["chain_depth"], 0);
+  EXPECT_EQ(w["tls"]["certs"], nlohmann::json::array({"rsa-2048", "ed25519"}));
+
+  // A bad tls object is a usage error before anything is measured.
+  std::ofstream(path) << R"({"tls": {"chain_depth": -1}})";
+  EXPECT_EQ(tls_test_cli("price --tls --workload " + path + " --tls-handshakes 1").code, 2);
+  std::ofstream(path) << R"({"tls": {"handshakes_per_round": 0}})";
+  EXPECT_EQ(tls_test_cli("price --tls --workload " + path + " --tls-handshakes 1").code, 2);
+  std::remove(path.c_str());
 }
