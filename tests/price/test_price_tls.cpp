@@ -14,6 +14,7 @@
 #include <string>
 
 #include "pqsig/price_tls.hpp"
+#include "support/run.hpp"
 
 namespace pt = pqsig::price;
 
@@ -27,21 +28,9 @@ const pt::TlsRow* tls_test_row(const pt::TlsReport& r, const std::string& cert, 
   return nullptr;
 }
 
-struct TlsCliRun {
-  int code = -1;
-  std::string out;
-};
+using TlsCliRun = pqsig::test::CommandRun;
 TlsCliRun tls_test_cli(const std::string& args) {
-  TlsCliRun r;
-  const std::string cmd = std::string(PQSIG_BINARY_DIR "/pqsig ") + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return pqsig::test::run_capture(std::string(PQSIG_BINARY_DIR "/pqsig ") + args + " 2>/dev/null");
 }
 
 }  // namespace

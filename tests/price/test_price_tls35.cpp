@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/run.hpp"
+
 using json = nlohmann::json;
 
 namespace {
@@ -26,21 +28,9 @@ bool tls35_required() {
   return e && *e && std::string(e) != "0";
 }
 
-struct Tls35Run {
-  int code = -1;
-  std::string out;
-};
+using Tls35Run = pqsig::test::CommandRun;
 Tls35Run tls35_pqsig(const std::string& run35, const std::string& args) {
-  Tls35Run r;
-  const std::string cmd = "'" + run35 + "' '" PQSIG_BINARY_DIR "/pqsig' " + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return pqsig::test::run_capture("'" + run35 + "' '" PQSIG_BINARY_DIR "/pqsig' " + args + " 2>/dev/null");
 }
 
 }  // namespace
