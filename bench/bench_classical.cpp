@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "pqsig/classical.hpp"
+#include "pqsig/classical_suites.hpp"
 #include "pqsig/suite.hpp"
 
 using namespace pqsig;

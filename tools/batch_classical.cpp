@@ -14,7 +14,7 @@
 #include <string>
 
 #include "batch.hpp"
-#include "pqsig/classical.hpp"
+#include "pqsig/classical_suites.hpp"
 #include "pqsig/composite.hpp"
 #include "pqsig/suite.hpp"
 
@@ -24,7 +24,7 @@ namespace {
 const SuiteInfo* suite_of(std::string_view alg) {
   auto s = find_suite(alg);
   if (!s) return nullptr;
-  if ((*s)->family != "classical" && (*s)->family != "composite") return nullptr;
+  if ((*s)->family != pqsig::Family::classical && (*s)->family != pqsig::Family::composite) return nullptr;
   return *s;
 }
 
@@ -33,7 +33,7 @@ bool classical_handles(std::string_view alg) { return suite_of(alg) != nullptr; 
 [[noreturn]] void fail(const Error& e) { throw BadRequest(e.what()); }
 
 bool is_ecdsa(const SuiteInfo& s) { return s.id.starts_with("ecdsa-"); }
-bool is_composite(const SuiteInfo& s) { return s.family == "composite"; }
+bool is_composite(const SuiteInfo& s) { return s.family == pqsig::Family::composite; }
 
 // The signature format: ECDSA raw (default) or DER; anything else only "raw".
 bool want_der(const json& req, const SuiteInfo& s) {

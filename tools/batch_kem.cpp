@@ -28,9 +28,7 @@ const SuiteInfo* kem_suite(std::string_view alg) {
   return *s;
 }
 std::optional<mlkem::ParameterSet> mlkem_set(const SuiteInfo& s) {
-  if (s.id == "ml-kem-512") return mlkem::ParameterSet::ml_kem_512;
-  if (s.id == "ml-kem-768") return mlkem::ParameterSet::ml_kem_768;
-  if (s.id == "ml-kem-1024") return mlkem::ParameterSet::ml_kem_1024;
+  if (s.family == pqsig::Family::ml_kem) return s.params.mlkem;
   return std::nullopt;
 }
 

@@ -16,7 +16,7 @@ void register_suites(CLI::App& app) {
       nlohmann::json arr = nlohmann::json::array();
       for (const auto& s : all_suites()) {
         arr.push_back({{"id", s.id}, {"version", s.version}, {"class", suite_class_name(s.cls)},
-                       {"family", s.family}, {"standard", s.standard}, {"jose_alg", s.jose_alg},
+                       {"family", family_name(s.family)}, {"standard", s.standard}, {"jose_alg", s.jose_alg},
                        {"http_alg", s.http_alg}, {"http_registered", s.http_registered},
                        {"public_key", s.public_key_size}, {"private_key", s.private_key_size},
                        {"expanded_key", s.expanded_key_size}, {"output", s.output_size},
@@ -32,7 +32,7 @@ void register_suites(CLI::App& app) {
       std::string out = num(s.output_size);
       if (s.variable_output) out = "<=" + out;
       std::printf("%-24s v%-3d %-10s %-10s %8s %8s %8s %8s  %s\n", std::string(s.id).c_str(), s.version,
-                  std::string(suite_class_name(s.cls)).c_str(), std::string(s.family).c_str(),
+                  std::string(suite_class_name(s.cls)).c_str(), std::string(family_name(s.family)).c_str(),
                   num(s.public_key_size).c_str(), num(s.private_key_size).c_str(), num(s.expanded_key_size).c_str(),
                   out.c_str(), std::string(s.standard).c_str());
     }

@@ -184,7 +184,7 @@ void run_bench(const BenchArgs& a) {
         throw Exit{kExitUsage, std::string(p->name()) + " does not implement " + id + " (see `pqsig ledger providers`)"};
     SuiteRun r;
     r.suite = *s;
-    const bool slh = r.suite->family == "slh-dsa";
+    const bool slh = r.suite->family == Family::slh_dsa;
     r.reps = slh ? 1 : 4;
     const unsigned keys = slh ? (a.quick ? 2 : 4) : 16;
     progress("signing " + id);

@@ -1,11 +1,14 @@
 // pqsig — classical algorithms (OpenSSL 3.0 libcrypto / libsodium), their key forms and the
 // helpers the JOSE and HTTP layers need: PEM/DER import and export, JWK members, ECDSA
-// signature format conversion, HMAC-SHA256, and engine-specific Ed25519 keys for benchmarks.
+// signature format conversion, HMAC-SHA256. A primitive layer: keyed by classical::Kind, it knows
+// no suite. The suite-level wrappers (SuiteInfo in, registry rows out) and the engine-specific
+// Ed25519 keys are in pqsig/classical_suites.hpp.
 //
 // The suite API (pqsig/suite.hpp) is the way to sign and verify. The raw key forms of the
-// classical suites (what SigningKey::from_private / VerifyingKey::from_public take) are:
+// classical kinds (what SigningKey::from_private / VerifyingKey::from_public take for their
+// suites, whose registry ids are kind_id(k)) are:
 //
-//   suite               private (canonical)            public
+//   kind / suite        private (canonical)            public
 //   ed25519             32-byte seed (RFC 8032)        32-byte A
 //   ed448               57-byte seed (RFC 8032)        57-byte A
 //   ecdsa-p256-sha256   32-byte scalar d (big-endian)  65-byte uncompressed point 04||X||Y
@@ -20,13 +23,25 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "pqsig/common.hpp"
-#include "pqsig/suite.hpp"
 
 namespace pqsig::classical {
+
+/// The classical algorithms of the registry (SuiteInfo::params.classical of their suites).
+enum class Kind : std::uint8_t { ed25519, ed448, ecdsa_p256, ecdsa_p384, rsa_pss_sha512, rsa_v15_sha256, hmac_sha256 };
+/// "ed25519", "ed448", "ecdsa-p256-sha256", "ecdsa-p384-sha384", "rsa-pss-sha512",
+/// "rsa-v1_5-sha256", "hmac-sha256" (the registry ids of their suites).
+std::string_view kind_id(Kind k) noexcept;
+/// The inverse of kind_id; anything else → Errc::unknown_suite.
+Result<Kind> kind_from_id(std::string_view id);
+/// The JOSE "alg" of a kind (EdDSA, Ed448, ES256, ES384, PS512, RS256, HS256).
+std::string_view kind_jose_alg(Kind k) noexcept;
+/// Signature kinds (everything but hmac-sha256).
+inline bool is_signature(Kind k) noexcept { return k != Kind::hmac_sha256; }
 
 // ---------------------------------------------------------------- JWK members
 
@@ -49,51 +64,51 @@ struct JwkMembers {
   bool has_private() const noexcept { return !d.empty() || !k.empty(); }
 };
 
-/// JWK members of a public key in the suite's raw form (see the table above).
-Result<JwkMembers> jwk_members_public(const SuiteInfo& suite, byte_span pub);
-/// JWK members of a private key in the suite's canonical form (public members included).
-Result<JwkMembers> jwk_members_private(const SuiteInfo& suite, byte_span priv);
-/// The suite's raw public key from JWK members (x/y, n/e). Validates the point / key.
-Result<bytes> public_from_jwk_members(const SuiteInfo& suite, const JwkMembers& m);
-/// The suite's canonical private key from JWK members (d, or RSA n/e/d/p/q/dp/dq/qi, or k).
+/// JWK members of a public key in the kind's raw form (see the table above).
+Result<JwkMembers> jwk_members_public(Kind kind, byte_span pub);
+/// JWK members of a private key in the kind's canonical form (public members included).
+Result<JwkMembers> jwk_members_private(Kind kind, byte_span priv);
+/// The kind's raw public key from JWK members (x/y, n/e). Validates the point / key.
+Result<bytes> public_from_jwk_members(Kind kind, const JwkMembers& m);
+/// The kind's canonical private key from JWK members (d, or RSA n/e/d/p/q/dp/dq/qi, or k).
 /// When public members are present they must match the private key (else key_check_failed).
 /// RSA: p/q/dp/dq/qi may be absent together (n, e, d only; slower signing), never partly.
-Result<SecretBytes> private_from_jwk_members(const SuiteInfo& suite, const JwkMembers& m);
+Result<SecretBytes> private_from_jwk_members(Kind kind, const JwkMembers& m);
 
-/// The classical suite for a JWK (kty/crv/alg): OKP Ed25519 → ed25519, OKP Ed448 → ed448,
+/// The classical kind for a JWK (kty/crv/alg): OKP Ed25519 → ed25519, OKP Ed448 → ed448,
 /// EC P-256 → ecdsa-p256-sha256, EC P-384 → ecdsa-p384-sha384, RSA + alg PS512 → rsa-pss-sha512,
 /// RSA + alg RS256 → rsa-v1_5-sha256, oct + HS256 → hmac-sha256. RSA/oct without alg →
 /// Errc::invalid_argument (the caller must supply a suite hint).
-Result<const SuiteInfo*> suite_for_jwk(std::string_view kty, std::string_view crv, std::string_view alg);
+Result<Kind> kind_for_jwk(std::string_view kty, std::string_view crv, std::string_view alg);
 
 // ---------------------------------------------------------------- PEM / DER import & export
 
-/// A key imported from PEM or DER, converted to the suite's raw forms.
-struct ImportedKey {
-  const SuiteInfo* suite = nullptr;
-  bytes public_key;          ///< raw public form (always set for signature suites)
+/// A key imported from PEM or DER, converted to its kind's raw forms.
+struct RawKey {
+  Kind kind{};
+  bytes public_key;          ///< raw public form (always set for signature kinds)
   SecretBytes private_key;   ///< canonical private form; empty for a public key
   bool has_private() const noexcept { return !private_key.empty(); }
 };
 
 /// Import a PEM document ("PUBLIC KEY" = SPKI, "PRIVATE KEY" = PKCS#8, "RSA PUBLIC KEY" /
-/// "RSA PRIVATE KEY" = PKCS#1, "EC PRIVATE KEY" = SEC1). The suite is inferred from the key
+/// "RSA PRIVATE KEY" = PKCS#1, "EC PRIVATE KEY" = SEC1). The kind is inferred from the key
 /// type (Ed25519, Ed448, P-256, P-384, RSA-PSS → rsa-pss-sha512); plain RSA keys need
-/// `suite_hint` ("rsa-pss-sha512" or "rsa-v1_5-sha256"). A hint that contradicts the key
-/// type → Errc::invalid_argument. Encrypted PEM is refused (Errc::unsupported).
-Result<ImportedKey> import_pem(std::string_view pem, std::string_view suite_hint = {});
+/// `kind_hint` (a kind_id: "rsa-pss-sha512" or "rsa-v1_5-sha256"). A hint that contradicts the
+/// key type → Errc::invalid_argument. Encrypted PEM is refused (Errc::unsupported).
+Result<RawKey> import_pem_raw(std::string_view pem, std::string_view kind_hint = {});
 /// Import DER: SPKI, PKCS#8, PKCS#1 (RSA public / private) or SEC1 (EC private), auto-detected.
-Result<ImportedKey> import_der(byte_span der, std::string_view suite_hint = {});
+Result<RawKey> import_der_raw(byte_span der, std::string_view kind_hint = {});
 
 /// SubjectPublicKeyInfo DER / PEM of a classical public key (raw form in).
-Result<bytes> export_spki_der(const SuiteInfo& suite, byte_span pub);
-Result<std::string> export_spki_pem(const SuiteInfo& suite, byte_span pub);
+Result<bytes> export_spki_der(Kind kind, byte_span pub);
+Result<std::string> export_spki_pem(Kind kind, byte_span pub);
 /// PKCS#8 (unencrypted) DER / PEM of a classical private key (canonical form in).
-Result<SecretBytes> export_pkcs8_der(const SuiteInfo& suite, byte_span priv);
-Result<std::string> export_pkcs8_pem(const SuiteInfo& suite, byte_span priv);
+Result<SecretBytes> export_pkcs8_der(Kind kind, byte_span priv);
+Result<std::string> export_pkcs8_pem(Kind kind, byte_span priv);
 
-/// Derive the raw public key from a canonical private key (every signature suite here).
-Result<bytes> public_from_private(const SuiteInfo& suite, byte_span priv);
+/// Derive the raw public key from a canonical private key (every signature kind).
+Result<bytes> public_from_private(Kind kind, byte_span priv);
 
 /// Fresh RSA private key (PKCS#8 DER) of `bits` (2048..4096), e = 65537.
 /// SigningKey::generate uses 3072 bits for the RSA suites.
@@ -115,10 +130,8 @@ std::array<std::uint8_t, 32> hmac_sha256(byte_span key, byte_span msg) noexcept;
 // ---------------------------------------------------------------- Ed25519 engines
 
 /// Which library computes Ed25519. The ed25519 suite uses libsodium (faster); the OpenSSL EVP
-/// engine is kept for the benchmark comparison and as a cross-check in the tests.
+/// engine is kept for the benchmark comparison and as a cross-check in the tests
+/// (ed25519_signing_key / ed25519_verifying_key in pqsig/classical_suites.hpp).
 enum class Ed25519Engine { libsodium, openssl };
-/// Suite-API keys bound to one engine (suite = ed25519; same key and signature encodings).
-Result<SigningKey> ed25519_signing_key(byte_span seed32, Ed25519Engine engine);
-Result<VerifyingKey> ed25519_verifying_key(byte_span pub32, Ed25519Engine engine);
 
 }  // namespace pqsig::classical

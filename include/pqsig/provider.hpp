@@ -20,14 +20,8 @@
 
 namespace pqsig::provider {
 
-/// Interfaces a provider may implement for a suite (bit mask).
-enum Interface : unsigned {
-  kPure = 1u << 0,        ///< external interface, empty context
-  kContext = 1u << 1,     ///< external interface, non-empty context
-  kPreHash = 1u << 2,     ///< HashML-DSA / HashSLH-DSA
-  kInternal = 1u << 3,    ///< internal interface (M′ given as is)
-  kExternalMu = 1u << 4,  ///< ML-DSA external μ
-};
+// The verification interfaces (enum Interface: kPure, kContext, kPreHash, kInternal,
+// kExternalMu) are declared with the suites (pqsig/suite.hpp).
 /// "pure,context,prehash,internal,external-mu" (the set bits, in that order).
 std::string interface_names(unsigned mask);
 
@@ -47,13 +41,8 @@ struct KeyPair {
   SecretBytes secret_key;
 };
 
-/// What a verification covers.
-struct VerifyOptions {
-  enum class Input { message, internal, mu };
-  Input input = Input::message;          ///< msg is M (external), M′ (internal) or μ
-  byte_span ctx{};                       ///< external interface only
-  std::optional<hash::PreHash> prehash{};///< external interface only
-};
+/// What a verification covers: the one options type (input M, M′ or μ; ctx and prehash for M).
+using VerifyOptions = SignOptions;
 /// The interfaces a request needs (exactly one bit).
 unsigned required_interface(const VerifyOptions& opt) noexcept;
 

@@ -2,6 +2,8 @@
 // verifying keys and KEM keys. Errors are typed values; a bad signature is never an exception.
 #pragma once
 
+#include <concepts>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
@@ -10,10 +12,48 @@
 #include "pqsig/common.hpp"
 #include "pqsig/hash.hpp"
 
+// The parameter-set types of the families (defined in pqsig/mldsa.hpp, slhdsa.hpp, mlkem.hpp,
+// classical.hpp); include the family's header to use them.
+namespace pqsig::mldsa {
+enum class Level;
+}
+namespace pqsig::slhdsa {
+enum class ParamSet : int;
+}
+namespace pqsig::mlkem {
+enum class ParameterSet;
+}
+namespace pqsig::classical {
+enum class Kind : std::uint8_t;
+}
+
 namespace pqsig {
 
 enum class SuiteClass { signature, kem, mac };
 std::string_view suite_class_name(SuiteClass c) noexcept;
+
+/// The algorithm family of a suite: which implementation (src/<family>) and which parameter-set
+/// handle (SuiteParams) it has. `none` only for placeholder rows, never in the registry.
+enum class Family : std::uint8_t { ml_dsa, slh_dsa, ml_kem, classical, composite, hybrid_kem, none };
+/// "ml-dsa" | "slh-dsa" | "ml-kem" | "classical" | "composite" | "hybrid-kem" | "none".
+std::string_view family_name(Family f) noexcept;
+/// A family compares equal to its name (family_name), for filters by name. A template so that
+/// only a Family itself takes part (never a type that converts to one, e.g. a JSON value).
+template <class F>
+  requires std::same_as<F, Family>
+bool operator==(F f, std::string_view name) noexcept {
+  return family_name(f) == name;
+}
+
+/// The parameter set of a suite within its family. Only the members of its family are set:
+///   ml-dsa: mldsa · slh-dsa: slhdsa · ml-kem: mlkem · classical: classical ·
+///   composite: mldsa + classical (its two parts) · hybrid-kem: mlkem (its ML-KEM part).
+struct SuiteParams {
+  mldsa::Level mldsa{};
+  slhdsa::ParamSet slhdsa{};
+  mlkem::ParameterSet mlkem{};
+  classical::Kind classical{};
+};
 
 /// One entry of the closed registry. Sizes are bytes; 0 means "variable" (RSA, DER forms),
 /// in which case the `max_` figure is an upper bound used for budgeting.
@@ -21,7 +61,7 @@ struct SuiteInfo {
   std::string_view id;            ///< "ml-dsa-65", "ml-dsa-65+ed25519", "ml-kem-768+x25519-hkdf" ...
   int version;                    ///< registry version of this suite definition
   SuiteClass cls;
-  std::string_view family;        ///< "ml-dsa" | "slh-dsa" | "ml-kem" | "classical" | "composite" | "hybrid-kem"
+  Family family;
   std::string_view standard;      ///< "FIPS 204", "RFC 8032", "draft-ietf-lamps-pq-composite-sigs-13" ...
   std::string_view jose_alg;      ///< JOSE "alg" (e.g. "ML-DSA-44", "EdDSA", "ES256"); empty if none
   std::string_view http_alg;      ///< RFC 9421 alg name; empty if none
@@ -32,6 +72,7 @@ struct SuiteInfo {
   std::size_t output_size;        ///< signature / ciphertext / MAC tag; max if variable
   std::size_t shared_secret_size; ///< KEM only
   bool variable_output;           ///< output_size is an upper bound (ECDSA DER, RSA)
+  SuiteParams params{};           ///< the family's parameter set (sizes above static_asserted against it)
 };
 
 /// All suites of the registry, in display order.
@@ -41,12 +82,29 @@ Result<const SuiteInfo*> find_suite(std::string_view id, int version = 1);
 /// Lookup by "id" or "id@vN" (e.g. "ml-dsa-65@v1").
 Result<const SuiteInfo*> parse_suite_ref(std::string_view ref);
 
-/// Options common to signing and verification.
+/// The one options type of signing and verification (the suite API and every provider;
+/// provider::VerifyOptions is this type).
 struct SignOptions {
+  /// What the message argument is: M (external interface), M′ itself (internal interface, FIPS 204
+  /// Algorithm 8 / FIPS 205 Algorithm 20) or ML-DSA's μ. Signing takes M only.
+  enum class Input { message, internal, mu };
   byte_span ctx{};                          ///< context string (ML-DSA/SLH-DSA/composite: 0..255 bytes)
   std::optional<hash::PreHash> prehash{};   ///< HashML-DSA / HashSLH-DSA when set
   bool deterministic = false;               ///< ML-DSA rnd = 0^32, SLH-DSA opt_rand = PK.seed
+  Input input = Input::message;             ///< verification only: M, M′ or μ (ctx/prehash: M only)
 };
+
+namespace provider {
+/// Verification interfaces an implementation may offer for a suite (bit mask; the provider seam,
+/// pqsig/provider.hpp).
+enum Interface : unsigned {
+  kPure = 1u << 0,        ///< external interface, empty context
+  kContext = 1u << 1,     ///< external interface, non-empty context
+  kPreHash = 1u << 2,     ///< HashML-DSA / HashSLH-DSA
+  kInternal = 1u << 3,    ///< internal interface (M′ given as is)
+  kExternalMu = 1u << 4,  ///< ML-DSA external μ
+};
+}  // namespace provider
 
 namespace detail {
 struct SignerImpl;

@@ -11,17 +11,11 @@
 #include "pqsig/classical.hpp"
 #include "pqsig/common.hpp"
 #include "pqsig/hash.hpp"
-#include "pqsig/suite.hpp"
 
 namespace pqsig::classical::internal {
 
-/// The classical algorithms of the registry.
-enum class Kind { ed25519, ed448, ecdsa_p256, ecdsa_p384, rsa_pss_sha512, rsa_v15_sha256, hmac_sha256 };
+using Kind = classical::Kind;
 
-/// Kind of a classical suite (by registry id); Errc::unknown_suite for anything else.
-Result<Kind> kind_of(const SuiteInfo& s);
-/// The registry row of a kind (version 1).
-const SuiteInfo& suite_of(Kind k);
 inline bool is_ecdsa(Kind k) { return k == Kind::ecdsa_p256 || k == Kind::ecdsa_p384; }
 inline bool is_rsa(Kind k) { return k == Kind::rsa_pss_sha512 || k == Kind::rsa_v15_sha256; }
 /// ECDSA scalar / coordinate length (32 or 48).

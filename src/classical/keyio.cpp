@@ -24,12 +24,6 @@ using internal::ParamFree;
 using internal::CtxFree;
 using internal::DecFree;
 
-Result<Kind> classical_kind(const SuiteInfo& s) {
-  auto k = internal::kind_of(s);
-  if (!k) return k.error();
-  return k;
-}
-
 // Minimal big-endian bytes of an RSA parameter.
 template <class Out>
 Result<Out> rsa_param(EVP_PKEY* p, const char* name) {
@@ -117,11 +111,11 @@ std::string pem_armor(std::string_view label, byte_span der) {
   return out;
 }
 
-Result<ImportedKey> import_pkey(Pkey key, std::string_view hint) {
+Result<RawKey> import_pkey(Pkey key, std::string_view hint) {
   auto k = internal::kind_of_pkey(key.get(), hint);
   if (!k) return k.error();
-  ImportedKey out;
-  out.suite = &internal::suite_of(*k);
+  RawKey out;
+  out.kind = *k;
   if (internal::pkey_has_private(key.get())) {
     auto priv = internal::raw_private(*k, key.get());
     if (!priv) return priv.error();
@@ -165,34 +159,32 @@ Result<Pkey> decode(byte_span data, const char* input_type) {
 
 // ---------------------------------------------------------------- JWK members
 
-Result<JwkMembers> jwk_members_public(const SuiteInfo& suite, byte_span pub) {
-  auto k = classical_kind(suite);
-  if (!k) return k.error();
+Result<JwkMembers> jwk_members_public(Kind kind, byte_span pub) {
   JwkMembers m;
-  switch (*k) {
+  switch (kind) {
     case Kind::ed25519:
     case Kind::ed448: {
-      auto key = internal::pkey_from_public(*k, pub);
+      auto key = internal::pkey_from_public(kind, pub);
       if (!key) return key.error();
       m.kty = "OKP";
-      m.crv = *k == Kind::ed25519 ? "Ed25519" : "Ed448";
+      m.crv = kind == Kind::ed25519 ? "Ed25519" : "Ed448";
       m.x.assign(pub.begin(), pub.end());
       return m;
     }
     case Kind::ecdsa_p256:
     case Kind::ecdsa_p384: {
-      auto key = internal::pkey_from_public(*k, pub);
+      auto key = internal::pkey_from_public(kind, pub);
       if (!key) return key.error();
-      const std::size_t n = internal::ec_len(*k);
+      const std::size_t n = internal::ec_len(kind);
       m.kty = "EC";
-      m.crv = *k == Kind::ecdsa_p256 ? "P-256" : "P-384";
+      m.crv = kind == Kind::ecdsa_p256 ? "P-256" : "P-384";
       m.x.assign(pub.begin() + 1, pub.begin() + 1 + static_cast<std::ptrdiff_t>(n));
       m.y.assign(pub.begin() + 1 + static_cast<std::ptrdiff_t>(n), pub.end());
       return m;
     }
     case Kind::rsa_pss_sha512:
     case Kind::rsa_v15_sha256: {
-      auto key = internal::pkey_from_public(*k, pub);
+      auto key = internal::pkey_from_public(kind, pub);
       if (!key) return key.error();
       m.kty = "RSA";
       auto st = fill_rsa(m, key->get(), false);
@@ -205,21 +197,19 @@ Result<JwkMembers> jwk_members_public(const SuiteInfo& suite, byte_span pub) {
   return Error{Errc::internal, "unreachable"};
 }
 
-Result<JwkMembers> jwk_members_private(const SuiteInfo& suite, byte_span priv) {
-  auto k = classical_kind(suite);
-  if (!k) return k.error();
-  if (*k == Kind::hmac_sha256) {
+Result<JwkMembers> jwk_members_private(Kind kind, byte_span priv) {
+  if (kind == Kind::hmac_sha256) {
     if (priv.size() < 16 || priv.size() > 1024) return Error{Errc::invalid_length, "HMAC-SHA256 key must be 16..1024 bytes"};
     JwkMembers m;
     m.kty = "oct";
     m.k = SecretBytes(priv);
     return m;
   }
-  auto derived = internal::derive_key(*k, priv);
+  auto derived = internal::derive_key(kind, priv);
   if (!derived) return derived.error();
-  auto m = jwk_members_public(suite, derived->pub);
+  auto m = jwk_members_public(kind, derived->pub);
   if (!m) return m.error();
-  switch (*k) {
+  switch (kind) {
     case Kind::ed25519:
     case Kind::ed448:
     case Kind::ecdsa_p256:
@@ -228,7 +218,7 @@ Result<JwkMembers> jwk_members_private(const SuiteInfo& suite, byte_span priv) {
       return m;
     case Kind::rsa_pss_sha512:
     case Kind::rsa_v15_sha256: {
-      auto key = internal::pkey_from_private(*k, derived->priv.span());
+      auto key = internal::pkey_from_private(kind, derived->priv.span());
       if (!key) return key.error();
       auto st = fill_rsa(*m, key->get(), true);
       if (!st) return st.error();
@@ -240,40 +230,38 @@ Result<JwkMembers> jwk_members_private(const SuiteInfo& suite, byte_span priv) {
   return Error{Errc::internal, "unreachable"};
 }
 
-Result<bytes> public_from_jwk_members(const SuiteInfo& suite, const JwkMembers& m) {
-  auto k = classical_kind(suite);
-  if (!k) return k.error();
-  switch (*k) {
+Result<bytes> public_from_jwk_members(Kind kind, const JwkMembers& m) {
+  switch (kind) {
     case Kind::ed25519:
     case Kind::ed448: {
-      if (m.kty != "OKP" || m.crv != (*k == Kind::ed25519 ? "Ed25519" : "Ed448"))
-        return Error{Errc::invalid_argument, "JWK kty/crv do not match " + std::string(suite.id)};
-      auto key = internal::pkey_from_public(*k, m.x);
+      if (m.kty != "OKP" || m.crv != (kind == Kind::ed25519 ? "Ed25519" : "Ed448"))
+        return Error{Errc::invalid_argument, "JWK kty/crv do not match " + std::string(kind_id(kind))};
+      auto key = internal::pkey_from_public(kind, m.x);
       if (!key) return key.error();
       return m.x;
     }
     case Kind::ecdsa_p256:
     case Kind::ecdsa_p384: {
-      const std::size_t n = internal::ec_len(*k);
-      if (m.kty != "EC" || m.crv != (*k == Kind::ecdsa_p256 ? "P-256" : "P-384"))
-        return Error{Errc::invalid_argument, "JWK kty/crv do not match " + std::string(suite.id)};
+      const std::size_t n = internal::ec_len(kind);
+      if (m.kty != "EC" || m.crv != (kind == Kind::ecdsa_p256 ? "P-256" : "P-384"))
+        return Error{Errc::invalid_argument, "JWK kty/crv do not match " + std::string(kind_id(kind))};
       if (m.x.size() != n || m.y.size() != n)
         return Error{Errc::invalid_length, "EC JWK x and y must be " + std::to_string(n) + " bytes (RFC 7518 §6.2.1)"};
       bytes pub{0x04};
       pub.insert(pub.end(), m.x.begin(), m.x.end());
       pub.insert(pub.end(), m.y.begin(), m.y.end());
-      auto key = internal::pkey_from_public(*k, pub);
+      auto key = internal::pkey_from_public(kind, pub);
       if (!key) return key.error();
       return pub;
     }
     case Kind::rsa_pss_sha512:
     case Kind::rsa_v15_sha256: {
-      if (m.kty != "RSA") return Error{Errc::invalid_argument, "JWK kty does not match " + std::string(suite.id)};
+      if (m.kty != "RSA") return Error{Errc::invalid_argument, "JWK kty does not match " + std::string(kind_id(kind))};
       auto key = rsa_from_members(m, false);
       if (!key) return key.error();
-      auto pub = internal::raw_public(*k, key->get());
+      auto pub = internal::raw_public(kind, key->get());
       if (!pub) return pub.error();
-      auto check = internal::pkey_from_public(*k, *pub);  // size limits
+      auto check = internal::pkey_from_public(kind, *pub);  // size limits
       if (!check) return check.error();
       return pub;
     }
@@ -283,53 +271,50 @@ Result<bytes> public_from_jwk_members(const SuiteInfo& suite, const JwkMembers& 
   return Error{Errc::internal, "unreachable"};
 }
 
-Result<SecretBytes> private_from_jwk_members(const SuiteInfo& suite, const JwkMembers& m) {
-  auto k = classical_kind(suite);
-  if (!k) return k.error();
+Result<SecretBytes> private_from_jwk_members(Kind kind, const JwkMembers& m) {
   SecretBytes priv;
-  if (*k == Kind::hmac_sha256) {
+  if (kind == Kind::hmac_sha256) {
     if (m.kty != "oct") return Error{Errc::invalid_argument, "JWK kty does not match hmac-sha256"};
     if (m.k.size() < 16 || m.k.size() > 1024) return Error{Errc::invalid_length, "HMAC-SHA256 key must be 16..1024 bytes"};
     return m.k.clone();
   }
-  if (internal::is_rsa(*k)) {
-    if (m.kty != "RSA") return Error{Errc::invalid_argument, "JWK kty does not match " + std::string(suite.id)};
+  if (internal::is_rsa(kind)) {
+    if (m.kty != "RSA") return Error{Errc::invalid_argument, "JWK kty does not match " + std::string(kind_id(kind))};
     auto key = rsa_from_members(m, true);
     if (!key) return key.error();
-    auto p = internal::raw_private(*k, key->get());
+    auto p = internal::raw_private(kind, key->get());
     if (!p) return p.error();
     priv = std::move(p.value());
   } else {
     priv = m.d.clone();
   }
-  auto derived = internal::derive_key(*k, priv.span());
+  auto derived = internal::derive_key(kind, priv.span());
   if (!derived) return derived.error();
   // Public members, when present, must belong to this private key.
   const bool has_pub = !m.x.empty() || !m.n.empty();
   if (has_pub) {
-    auto pub = public_from_jwk_members(suite, m);
+    auto pub = public_from_jwk_members(kind, m);
     if (!pub) return pub.error();
     byte_span mine = derived->pub;
     if (pub->size() != mine.size() || !ct_equal(*pub, mine))
       return Error{Errc::key_check_failed, "JWK public members do not match the private key"};
-  } else if (!internal::is_rsa(*k)) {
+  } else if (!internal::is_rsa(kind)) {
     // fine: public key derived from d
   }
   return priv;
 }
 
-Result<const SuiteInfo*> suite_for_jwk(std::string_view kty, std::string_view crv, std::string_view alg) {
-  auto pick = [&](Kind k) -> Result<const SuiteInfo*> {
-    const SuiteInfo& s = internal::suite_of(k);
-    if (!alg.empty() && alg != s.jose_alg)
+Result<Kind> kind_for_jwk(std::string_view kty, std::string_view crv, std::string_view alg) {
+  auto pick = [&](Kind k) -> Result<Kind> {
+    if (!alg.empty() && alg != kind_jose_alg(k))
       return Error{Errc::invalid_argument, "JWK alg '" + std::string(alg) + "' does not fit kty " + std::string(kty)};
-    return &s;
+    return k;
   };
   if (kty == "OKP") {
     if (crv == "Ed25519") return pick(Kind::ed25519);
     if (crv == "Ed448") {
-      // RFC 8037 uses "EdDSA" for both curves; the registry's jose_alg for ed448 is "Ed448".
-      if (alg == "EdDSA") return &internal::suite_of(Kind::ed448);
+      // RFC 8037 uses "EdDSA" for both curves; the JOSE alg of ed448 here is "Ed448".
+      if (alg == "EdDSA") return Kind::ed448;
       return pick(Kind::ed448);
     }
     return Error{Errc::unsupported, "OKP curve '" + std::string(crv) + "' is not a signature curve here"};
@@ -340,13 +325,13 @@ Result<const SuiteInfo*> suite_for_jwk(std::string_view kty, std::string_view cr
     return Error{Errc::unsupported, "EC curve '" + std::string(crv) + "' is not supported"};
   }
   if (kty == "RSA") {
-    if (alg == "PS512") return &internal::suite_of(Kind::rsa_pss_sha512);
-    if (alg == "RS256") return &internal::suite_of(Kind::rsa_v15_sha256);
+    if (alg == "PS512") return Kind::rsa_pss_sha512;
+    if (alg == "RS256") return Kind::rsa_v15_sha256;
     if (alg.empty()) return Error{Errc::invalid_argument, "RSA JWK without alg: give the suite"};
     return Error{Errc::unsupported, "RSA JWK alg '" + std::string(alg) + "' is not supported (PS512, RS256)"};
   }
   if (kty == "oct") {
-    if (alg == "HS256") return &internal::suite_of(Kind::hmac_sha256);
+    if (alg == "HS256") return Kind::hmac_sha256;
     if (alg.empty()) return Error{Errc::invalid_argument, "oct JWK without alg: give the suite"};
     return Error{Errc::unsupported, "oct JWK alg '" + std::string(alg) + "' is not supported (HS256)"};
   }
@@ -355,7 +340,7 @@ Result<const SuiteInfo*> suite_for_jwk(std::string_view kty, std::string_view cr
 
 // ---------------------------------------------------------------- PEM / DER
 
-Result<ImportedKey> import_pem(std::string_view pem, std::string_view hint) {
+Result<RawKey> import_pem_raw(std::string_view pem, std::string_view hint) {
   if (pem.find("-----BEGIN ") == std::string_view::npos) return Error{Errc::invalid_encoding, "no PEM block found"};
   if (pem.find("ENCRYPTED") != std::string_view::npos)
     return Error{Errc::unsupported, "encrypted PEM keys are not supported (decrypt first)"};
@@ -364,17 +349,15 @@ Result<ImportedKey> import_pem(std::string_view pem, std::string_view hint) {
   return import_pkey(std::move(key.value()), hint);
 }
 
-Result<ImportedKey> import_der(byte_span der, std::string_view hint) {
+Result<RawKey> import_der_raw(byte_span der, std::string_view hint) {
   if (der.empty()) return Error{Errc::invalid_length, "empty DER"};
   auto key = decode(der, "DER");
   if (!key) return key.error();
   return import_pkey(std::move(key.value()), hint);
 }
 
-Result<bytes> export_spki_der(const SuiteInfo& suite, byte_span pub) {
-  auto k = classical_kind(suite);
-  if (!k) return k.error();
-  auto key = internal::pkey_from_public(*k, pub);
+Result<bytes> export_spki_der(Kind kind, byte_span pub) {
+  auto key = internal::pkey_from_public(kind, pub);
   if (!key) return key.error();
   int len = i2d_PUBKEY(key->get(), nullptr);
   if (len <= 0) return ossl_error("SPKI encoding");
@@ -384,38 +367,34 @@ Result<bytes> export_spki_der(const SuiteInfo& suite, byte_span pub) {
   return out;
 }
 
-Result<std::string> export_spki_pem(const SuiteInfo& suite, byte_span pub) {
-  auto der = export_spki_der(suite, pub);
+Result<std::string> export_spki_pem(Kind kind, byte_span pub) {
+  auto der = export_spki_der(kind, pub);
   if (!der) return der.error();
   return pem_armor("PUBLIC KEY", *der);
 }
 
-Result<SecretBytes> export_pkcs8_der(const SuiteInfo& suite, byte_span priv) {
-  auto k = classical_kind(suite);
-  if (!k) return k.error();
-  if (internal::is_rsa(*k)) {
-    auto key = internal::pkey_from_private(*k, priv);
+Result<SecretBytes> export_pkcs8_der(Kind kind, byte_span priv) {
+  if (internal::is_rsa(kind)) {
+    auto key = internal::pkey_from_private(kind, priv);
     if (!key) return key.error();
-    return internal::raw_private(*k, key->get());  // canonical PKCS#8 already
+    return internal::raw_private(kind, key->get());  // canonical PKCS#8 already
   }
-  auto key = internal::pkey_from_private(*k, priv);
+  auto key = internal::pkey_from_private(kind, priv);
   if (!key) return key.error();
   return internal::pkcs8_der(key->get());
 }
 
-Result<std::string> export_pkcs8_pem(const SuiteInfo& suite, byte_span priv) {
-  auto der = export_pkcs8_der(suite, priv);
+Result<std::string> export_pkcs8_pem(Kind kind, byte_span priv) {
+  auto der = export_pkcs8_der(kind, priv);
   if (!der) return der.error();
   return pem_armor("PRIVATE KEY", der->span());
 }
 
-Result<bytes> public_from_private(const SuiteInfo& suite, byte_span priv) {
-  if (suite.cls != SuiteClass::signature)
-    return Error{Errc::invalid_argument, std::string(suite.id) + " is not a signature suite"};
-  auto key = SigningKey::from_private(suite, priv);
-  if (!key) return key.error();
-  auto pub = key->public_key();
-  return bytes(pub.begin(), pub.end());
+Result<bytes> public_from_private(Kind kind, byte_span priv) {
+  if (!is_signature(kind)) return Error{Errc::invalid_argument, std::string(kind_id(kind)) + " is not a signature suite"};
+  auto derived = internal::derive_key(kind, priv);
+  if (!derived) return derived.error();
+  return std::move(derived->pub);
 }
 
 }  // namespace pqsig::classical

@@ -88,33 +88,46 @@ Error ossl_error(std::string_view what) {
   return Error{Errc::crypto_backend, msg};
 }
 
-Result<Kind> kind_of(const SuiteInfo& s) {
-  const std::string_view id = s.id;
-  if (id == "ed25519") return Kind::ed25519;
-  if (id == "ed448") return Kind::ed448;
-  if (id == "ecdsa-p256-sha256") return Kind::ecdsa_p256;
-  if (id == "ecdsa-p384-sha384") return Kind::ecdsa_p384;
-  if (id == "rsa-pss-sha512") return Kind::rsa_pss_sha512;
-  if (id == "rsa-v1_5-sha256") return Kind::rsa_v15_sha256;
-  if (id == "hmac-sha256") return Kind::hmac_sha256;
-  std::string msg = "not a classical suite: ";
-  msg += id;
-  return Error{Errc::unknown_suite, msg};
+}  // namespace pqsig::classical::internal
+
+namespace pqsig::classical {
+namespace {
+struct ClassicalKindRow {
+  Kind kind;
+  std::string_view id;
+  std::string_view jose_alg;
+};
+constexpr ClassicalKindRow kClassicalKinds[] = {
+    {Kind::ed25519, "ed25519", "EdDSA"},
+    {Kind::ed448, "ed448", "Ed448"},
+    {Kind::ecdsa_p256, "ecdsa-p256-sha256", "ES256"},
+    {Kind::ecdsa_p384, "ecdsa-p384-sha384", "ES384"},
+    {Kind::rsa_pss_sha512, "rsa-pss-sha512", "PS512"},
+    {Kind::rsa_v15_sha256, "rsa-v1_5-sha256", "RS256"},
+    {Kind::hmac_sha256, "hmac-sha256", "HS256"},
+};
+}  // namespace
+
+std::string_view kind_id(Kind k) noexcept {
+  for (const auto& r : kClassicalKinds)
+    if (r.kind == k) return r.id;
+  return "?";
 }
 
-const SuiteInfo& suite_of(Kind k) {
-  const char* id = "ed25519";
-  switch (k) {
-    case Kind::ed25519: id = "ed25519"; break;
-    case Kind::ed448: id = "ed448"; break;
-    case Kind::ecdsa_p256: id = "ecdsa-p256-sha256"; break;
-    case Kind::ecdsa_p384: id = "ecdsa-p384-sha384"; break;
-    case Kind::rsa_pss_sha512: id = "rsa-pss-sha512"; break;
-    case Kind::rsa_v15_sha256: id = "rsa-v1_5-sha256"; break;
-    case Kind::hmac_sha256: id = "hmac-sha256"; break;
-  }
-  return *find_suite(id).value();  // the registry always has these rows (tested)
+std::string_view kind_jose_alg(Kind k) noexcept {
+  for (const auto& r : kClassicalKinds)
+    if (r.kind == k) return r.jose_alg;
+  return {};
 }
+
+Result<Kind> kind_from_id(std::string_view id) {
+  for (const auto& r : kClassicalKinds)
+    if (r.id == id) return r.kind;
+  return Error{Errc::unknown_suite, "not a classical suite: " + std::string(id)};
+}
+}  // namespace pqsig::classical
+
+namespace pqsig::classical::internal {
 
 Result<Pkey> pkey_from_private(Kind k, byte_span priv) {
   switch (k) {
@@ -396,9 +409,7 @@ bool pkey_has_private(EVP_PKEY* p) {
 Result<Kind> kind_of_pkey(EVP_PKEY* p, std::string_view hint) {
   Result<Kind> hinted = Error{Errc::internal, ""};
   if (!hint.empty()) {
-    auto s = find_suite(hint);
-    if (!s) return s.error();
-    hinted = kind_of(**s);
+    hinted = kind_from_id(hint);
     if (!hinted) return hinted.error();
   }
   Kind k;

@@ -24,8 +24,8 @@ namespace {
 Error enc(std::string m) { return Error{Errc::invalid_encoding, "JWK: " + std::move(m)}; }
 
 bool is_akp_family(const SuiteInfo& s) {
-  return s.family == "ml-dsa" || s.family == "slh-dsa" || s.family == "ml-kem" || s.family == "composite" ||
-         s.family == "hybrid-kem";
+  return s.family == Family::ml_dsa || s.family == Family::slh_dsa || s.family == Family::ml_kem || s.family == Family::composite ||
+         s.family == Family::hybrid_kem;
 }
 
 std::string_view akp_alg(const SuiteInfo& s) { return s.jose_alg.empty() ? s.id : s.jose_alg; }

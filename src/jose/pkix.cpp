@@ -19,7 +19,7 @@
 
 #include "jose/der.hpp"
 #include "jose/internal.hpp"
-#include "pqsig/classical.hpp"
+#include "pqsig/classical_suites.hpp"
 #include "pqsig/mlkem.hpp"
 
 namespace pqsig::jose {
@@ -45,9 +45,7 @@ constexpr OidRow kOids[] = {
 
 // FIPS 203 parameter set of an ML-KEM row.
 std::optional<mlkem::ParameterSet> mlkem_of(const SuiteInfo& s) {
-  if (s.id == "ml-kem-512") return mlkem::ParameterSet::ml_kem_512;
-  if (s.id == "ml-kem-768") return mlkem::ParameterSet::ml_kem_768;
-  if (s.id == "ml-kem-1024") return mlkem::ParameterSet::ml_kem_1024;
+  if (s.family == Family::ml_kem) return s.params.mlkem;
   return std::nullopt;
 }
 
@@ -111,7 +109,7 @@ Result<std::string> oid_for_suite(const SuiteInfo& s) {
 // RFC 5280 §4.1: SubjectPublicKeyInfo ::= SEQUENCE { algorithm, subjectPublicKey BIT STRING }.
 Result<bytes> to_spki_der(const SuiteInfo& s, byte_span pub) {
   const auto* r = row_for(s);
-  if (!r && s.family == "classical") return classical::export_spki_der(s, pub);
+  if (!r && s.family == Family::classical) return classical::export_spki_der(s, pub);
   if (!r) return Error{Errc::unsupported, std::string(s.id) + ": no SPKI form"};
   if (pub.size() != s.public_key_size) return Error{Errc::invalid_length, "SPKI: wrong public key length"};
   bytes alg = algorithm_identifier(*r);
@@ -142,7 +140,7 @@ Result<bytes> pkcs8_of(const SuiteInfo& s, byte_span priv) {
 
 Result<bytes> to_pkcs8_der(const SigningKey& key) {
   const auto* r = row_for(key.suite());
-  if (!r && key.suite().family == "classical") {
+  if (!r && key.suite().family == Family::classical) {
     auto d = classical::export_pkcs8_der(key.suite(), key.private_key());
     if (!d) return d.error();
     return bytes(d->span().begin(), d->span().end());
@@ -167,14 +165,14 @@ Result<std::string> to_pkcs8_pem(const KemPrivateKey& key) {
 }
 
 Result<std::string> to_spki_pem(const SuiteInfo& s, byte_span pub) {
-  if (!row_for(s) && s.family == "classical") return classical::export_spki_pem(s, pub);
+  if (!row_for(s) && s.family == Family::classical) return classical::export_spki_pem(s, pub);
   auto d = to_spki_der(s, pub);
   if (!d) return d.error();
   return der::pem_encode("PUBLIC KEY", *d);
 }
 
 Result<std::string> to_pkcs8_pem(const SigningKey& key) {
-  if (!row_for(key.suite()) && key.suite().family == "classical")
+  if (!row_for(key.suite()) && key.suite().family == Family::classical)
     return classical::export_pkcs8_pem(key.suite(), key.private_key());
   auto d = to_pkcs8_der(key);
   if (!d) return d.error();

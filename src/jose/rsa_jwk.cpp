@@ -1,7 +1,7 @@
 // RSA JWK members (RFC 7518 §6.3) <-> the registry's RSA key forms (SPKI / PKCS#8 DER), through
 // the classical layer's JWK-member accessors (include/pqsig/classical.hpp).
 #include "jose/internal.hpp"
-#include "pqsig/classical.hpp"
+#include "pqsig/classical_suites.hpp"
 
 namespace pqsig::jose::detail {
 

@@ -42,7 +42,7 @@ void put_be(bytes& o, std::uint64_t v, int n) {
 std::string suite_ref(const SuiteInfo& s) { return std::string(s.id) + "@v" + std::to_string(s.version); }
 
 // Suites whose signatures take a context string (FIPS 204 / 205 / composite).
-bool has_context(const SuiteInfo& s) { return s.family == "ml-dsa" || s.family == "slh-dsa" || s.family == "composite"; }
+bool has_context(const SuiteInfo& s) { return s.family == Family::ml_dsa || s.family == Family::slh_dsa || s.family == Family::composite; }
 
 Status well_formed(const KeyRecord& r) {
   if (!r.suite) return Error{Errc::invalid_encoding, "record has no suite"};

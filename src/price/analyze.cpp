@@ -53,7 +53,7 @@ const SuiteResult* classical_component(const Report& rep, std::string_view compo
   std::string_view part = composite_id.substr(plus + 1);
   if (auto* r = find_result(rep, part)) return r;
   for (const auto& r : rep.suites)
-    if (r.suite && r.suite->family == "classical" && r.suite->id.substr(0, part.size()) == part &&
+    if (r.suite && r.suite->family == Family::classical && r.suite->id.substr(0, part.size()) == part &&
         r.suite->id.size() > part.size() && r.suite->id[part.size()] == '-')
       return &r;
   return nullptr;
@@ -140,7 +140,7 @@ void analyze(Report& rep) {
   }
   // Registry composites, measured as one suite.
   for (const auto& r : rep.suites) {
-    if (!r.suite || r.suite->family != "composite") continue;
+    if (!r.suite || r.suite->family != Family::composite) continue;
     const SuiteResult* c = classical_component(rep, r.suite->id);
     if (!c) continue;
     HybridRow h;

@@ -101,7 +101,7 @@ std::string render_json(const Report& rep) {
   for (const auto& v : rep.verdicts) {
     const SuiteResult& r = *v.result;
     json s = {{"suite", r.suite->id}, {"version", r.suite->version}, {"class", suite_class_name(r.suite->cls)},
-              {"family", r.suite->family}, {"available", r.available}, {"note", r.note},
+              {"family", family_name(r.suite->family)}, {"available", r.available}, {"note", r.note},
               {"message_bytes", r.message_bytes}, {"sizes", sizes_json(r.sizes)},
               {"sizes_source", r.available ? "measured" : "registry"}};
     json ops = json::object();

@@ -19,6 +19,7 @@
 
 #include "pqsig/hash.hpp"
 #include "providers/liboqs_ops.hpp"
+#include "providers/table.hpp"
 #include "suites/backend.hpp"
 
 #if defined(PQSIG_HAVE_LIBOQS)
@@ -75,11 +76,11 @@ void oqs_init_once() {
 // "ml-dsa-44" → "ML-DSA-44"; "slh-dsa-sha2-128s" → "SLH_DSA_PURE_SHA2_128S".
 std::string oqs_name(const SuiteInfo& s) {
   std::string out;
-  if (s.family == "ml-dsa") {
+  if (s.family == Family::ml_dsa) {
     for (char c : s.id) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return out;
   }
-  if (s.family == "slh-dsa") {
+  if (s.family == Family::slh_dsa) {
     out = "SLH_DSA_PURE_";
     for (char c : s.id.substr(8)) out += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     return out;

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "providers/openssl_ops.hpp"
+#include "providers/table.hpp"
 #include "suites/backend.hpp"
 
 namespace pqsig::detail {
@@ -37,7 +38,7 @@ struct MdCtxDeleter {
 
 // The libcrypto algorithm name of a suite ("ML-DSA-44", "SLH-DSA-SHA2-128s"): its JOSE name.
 std::string ossl_name(const SuiteInfo& s) {
-  if (s.family != "ml-dsa" && s.family != "slh-dsa") return {};
+  if (s.family != Family::ml_dsa && s.family != Family::slh_dsa) return {};
   return std::string(s.jose_alg);
 }
 
@@ -70,7 +71,7 @@ bool has_algorithm(const SuiteInfo& s) {
 unsigned openssl_interfaces(const SuiteInfo& s) noexcept {
   if (!has_algorithm(s)) return 0;
   unsigned m = provider::kPure | provider::kContext | provider::kInternal;
-  if (s.family == "ml-dsa") m |= provider::kExternalMu;
+  if (s.family == Family::ml_dsa) m |= provider::kExternalMu;
   return m;
 }
 
@@ -116,7 +117,7 @@ struct OsslVerifier final : VerifierImpl {
   }
   Status verify_internal(byte_span mprime, byte_span sig) const override { return run(mprime, sig, {}, 0, 0); }
   Status verify_mu(byte_span mu, byte_span sig) const override {
-    if (info->family != "ml-dsa") return VerifierImpl::verify_mu(mu, sig);
+    if (info->family != Family::ml_dsa) return VerifierImpl::verify_mu(mu, sig);
     return run(mu, sig, {}, 1, 1);
   }
 };

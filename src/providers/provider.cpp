@@ -1,5 +1,5 @@
-// pqsig::provider: the Provider interface over the one (family, provider) table of
-// src/suites/registry.cpp. Every built-in provider is a TableProvider; the interface check
+// pqsig::provider: the Provider interface over the one (provider, family) table below, the only
+// place that names the providers. Every built-in provider is a TableProvider; the interface check
 // (supports) is done here, once, before any provider code runs.
 #include <optional>
 #include <string>
@@ -8,6 +8,7 @@
 #include "pqsig/provider.hpp"
 #include "providers/liboqs_ops.hpp"
 #include "providers/openssl_ops.hpp"
+#include "providers/table.hpp"
 #include "suites/backend.hpp"
 
 namespace pqsig::provider {
@@ -82,15 +83,7 @@ class TableKey final : public PreparedKey {
   const SuiteInfo& suite() const noexcept override { return *impl_->info; }
   byte_span public_key() const noexcept override { return impl_->public_key(); }
   Status verify(byte_span msg, byte_span sig, const VerifyOptions& opt) const override {
-    switch (opt.input) {
-      case VerifyOptions::Input::internal: return impl_->verify_internal(msg, sig);
-      case VerifyOptions::Input::mu: return impl_->verify_mu(msg, sig);
-      case VerifyOptions::Input::message: break;
-    }
-    SignOptions so;
-    so.ctx = opt.ctx;
-    so.prehash = opt.prehash;
-    return impl_->verify(msg, sig, so);
+    return detail::verify_with(*impl_, msg, sig, opt);
   }
 
  private:
@@ -98,13 +91,33 @@ class TableKey final : public PreparedKey {
 };
 
 std::optional<mlkem::ParameterSet> mlkem_set(const SuiteInfo& s) {
-  if (s.id == "ml-kem-512") return mlkem::ParameterSet::ml_kem_512;
-  if (s.id == "ml-kem-768") return mlkem::ParameterSet::ml_kem_768;
-  if (s.id == "ml-kem-1024") return mlkem::ParameterSet::ml_kem_1024;
+  if (s.family == Family::ml_kem) return s.params.mlkem;
   return std::nullopt;
 }
 
-bool has_expanded_form(const SuiteInfo& s) { return s.family == "ml-dsa" || s.family == "slh-dsa"; }
+bool has_expanded_form(const SuiteInfo& s) { return s.family == Family::ml_dsa || s.family == Family::slh_dsa; }
+
+// The one table of the providers: pqsig's own backends (by family, detail::backend_for) and the
+// optional providers' rows. A backend function returns nullptr when its provider is not compiled
+// in or not available at run time. Adding a provider: a row here and its name in kNames.
+struct ProviderRow {
+  std::string_view provider;
+  Family family;
+  const detail::Backend* (*backend)() noexcept;
+};
+constexpr ProviderRow kProviderTable[] = {
+    {"liboqs", Family::ml_dsa, &detail::liboqs_backend},
+    {"liboqs", Family::slh_dsa, &detail::liboqs_backend},
+    {"openssl", Family::ml_dsa, &detail::openssl_backend},
+    {"openssl", Family::slh_dsa, &detail::openssl_backend},
+};
+
+const detail::Backend* provider_backend(const SuiteInfo& s, std::string_view provider) noexcept {
+  if (provider == "pqsig") return detail::backend_for(s);
+  for (const auto& row : kProviderTable)
+    if (row.provider == provider && row.family == s.family) return row.backend();
+  return nullptr;
+}
 
 class TableProvider final : public Provider {
  public:
@@ -116,10 +129,10 @@ class TableProvider final : public Provider {
     return ProviderInfo{std::string(name_), true, "", "pqsig " + std::string(pqsig::version())};
   }
   unsigned interfaces(const SuiteInfo& suite) const noexcept override {
-    return detail::backend_interfaces(detail::backend_for(suite, name_), suite);
+    return detail::backend_interfaces(provider_backend(suite, name_), suite);
   }
   Result<std::shared_ptr<const PreparedKey>> prepare(const SuiteInfo& suite, byte_span pk) const override {
-    const detail::Backend* b = detail::backend_for(suite, name_);
+    const detail::Backend* b = provider_backend(suite, name_);
     if (!b || !b->verifier_from_public || detail::backend_interfaces(b, suite) == 0)
       return Error{Errc::unsupported, std::string(name_) + " does not implement " + std::string(suite.id)};
     auto r = b->verifier_from_public(suite, pk);
@@ -132,7 +145,7 @@ class TableProvider final : public Provider {
     if (name_ == "openssl") return detail::openssl_operations(suite);
     if (name_ != "pqsig") return 0;
     if (mlkem_set(suite)) return kKeygen | kEncaps | kDecaps;
-    const detail::Backend* b = detail::backend_for(suite, name_);
+    const detail::Backend* b = provider_backend(suite, name_);
     if (!b || suite.cls != SuiteClass::signature || !has_expanded_form(suite)) return 0;
     return kKeygen | (b->signer_from_expanded ? kSign : 0u);
   }
@@ -176,7 +189,7 @@ class TableProvider final : public Provider {
     return priv->decaps(ct);
   }
   Result<bytes> sign(const SuiteInfo& suite, byte_span expanded_sk, byte_span msg, byte_span ctx) const override {
-    const detail::Backend* b = detail::backend_for(suite, name_);
+    const detail::Backend* b = provider_backend(suite, name_);
     if (!b || !b->signer_from_expanded || suite.cls != SuiteClass::signature)
       return Provider::sign(suite, expanded_sk, msg, ctx);
     auto signer = b->signer_from_expanded(suite, expanded_sk);

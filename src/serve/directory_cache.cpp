@@ -122,12 +122,12 @@ Result<CardKeys> validate_inline_agent_card(std::string_view text) {
 
 std::size_t key_memory_bytes(const SuiteInfo& suite) {
   std::size_t n = 512 + suite.public_key_size;  // objects, map node, keyid, the encoded key
-  if (suite.family == "ml-dsa") {
+  if (suite.family == Family::ml_dsa) {
     // Prepared: Â (k×l polynomials) and NTT(t1·2^d) (k polynomials), 256 32-bit coefficients each.
     std::size_t k = suite.public_key_size > 32 ? (suite.public_key_size - 32) / 320 : 8;
     std::size_t l = k == 4 ? 4 : k == 6 ? 5 : 7;
     n += (k * l + k) * 256 * 4;
-  } else if (suite.family == "composite") {
+  } else if (suite.family == Family::composite) {
     n += (8 * 7 + 8) * 256 * 4 + 4096;  // worst case: an ML-DSA-87 half and an RSA half
   } else if (suite.id.find("rsa") != std::string_view::npos) {
     n += 4096;  // OpenSSL's RSA key and Montgomery context (modulus ≤ 4096 bits)

@@ -49,9 +49,9 @@ Decision reject(std::string reason, std::string detail) {
 
 std::size_t verify_cost_units(const SuiteInfo& suite) noexcept {
   const std::string_view id = suite.id;
-  if (suite.family == "ml-dsa") return id == "ml-dsa-44" ? 1 : id == "ml-dsa-65" ? 2 : 3;
-  if (suite.family == "slh-dsa") return id.find('f') != std::string_view::npos && id.back() == 'f' ? 40 : 10;
-  if (suite.family == "composite") return 5;
+  if (suite.family == Family::ml_dsa) return id == "ml-dsa-44" ? 1 : id == "ml-dsa-65" ? 2 : 3;
+  if (suite.family == Family::slh_dsa) return id.find('f') != std::string_view::npos && id.back() == 'f' ? 40 : 10;
+  if (suite.family == Family::composite) return 5;
   if (id.find("rsa") != std::string_view::npos) return 3;
   if (id.find("ecdsa") != std::string_view::npos) return 2;
   if (id == "ed25519" || id.find("hmac") != std::string_view::npos) return 1;

@@ -1,14 +1,13 @@
-// Internal: the interface every implementation of an algorithm family plugs in through, and the
-// ONE table of (family, provider) → Backend that the suite API and pqsig::provider both use
-// (src/suites/registry.cpp). The built-in provider "pqsig" is the families' own backends
-// (src/suites/backend_<family>.cpp); optional providers live in src/providers/.
+// Internal: the interface every implementation of an algorithm family plugs in through. pqsig's
+// own backends (src/suites/backend_<family>.cpp) are found by family (backend_for, the suite API);
+// src/providers/ alone knows which other providers exist (its one table of (provider, family) →
+// Backend, src/providers/provider.cpp).
 #pragma once
 
 #include <memory>
 #include <string>
 #include <string_view>
 
-#include "pqsig/provider.hpp"
 #include "pqsig/suite.hpp"
 
 namespace pqsig::detail {
@@ -91,15 +90,22 @@ const Backend* mlkem_backend() noexcept;      // src/suites/backend_mlkem.cpp (m
 const Backend* classical_backend() noexcept;  // src/suites/backend_classical.cpp
 const Backend* composite_backend() noexcept;  // src/suites/backend_composite.cpp
 
-// Optional providers (src/providers/): nullptr when not compiled in / not available here.
-const Backend* liboqs_backend() noexcept;   // src/providers/liboqs.cpp
-const Backend* openssl_backend() noexcept;  // src/providers/openssl.cpp
-provider::ProviderInfo liboqs_info();
-provider::ProviderInfo openssl_info();
-
-/// The one lookup: the backend of `provider` for the suite's family, or nullptr.
-const Backend* backend_for(const SuiteInfo& s, std::string_view provider = "pqsig") noexcept;
+/// pqsig's own backend for the suite's family, or nullptr (src/suites/registry.cpp).
+const Backend* backend_for(const SuiteInfo& s) noexcept;
 /// Verification interfaces of that backend for the suite (0 when none).
 unsigned backend_interfaces(const Backend* b, const SuiteInfo& s) noexcept;
+
+/// A verification by the options' input form (M, M′ or μ): the one dispatch of SignOptions::input.
+inline Status verify_with(const VerifierImpl& v, byte_span msg, byte_span sig, const SignOptions& opt) {
+  switch (opt.input) {
+    case SignOptions::Input::internal:
+    case SignOptions::Input::mu:
+      if (!opt.ctx.empty() || opt.prehash)
+        return Error{Errc::invalid_argument, "context and pre-hash apply to the external interface only"};
+      return opt.input == SignOptions::Input::internal ? v.verify_internal(msg, sig) : v.verify_mu(msg, sig);
+    case SignOptions::Input::message: break;
+  }
+  return v.verify(msg, sig, opt);
+}
 
 }  // namespace pqsig::detail

@@ -2,6 +2,7 @@
 // RSA PKCS#1 v1.5 and HMAC-SHA256 (OpenSSL 3.0 libcrypto / pqsig SHA-256). The primitives are
 // in src/classical/, their signer / verifier objects in classical_sign.cpp.
 #include "classical/internal.hpp"
+#include "pqsig/classical_suites.hpp"
 #include "suites/backend.hpp"
 #include "suites/classical_adapter.hpp"
 
@@ -10,17 +11,17 @@ namespace {
 namespace ci = pqsig::classical::internal;
 
 Result<SecretBytes> gen(const SuiteInfo& s) {
-  auto k = ci::kind_of(s);
+  auto k = pqsig::classical::kind_of(s);
   if (!k) return k.error();
   return ci::generate_private(*k);
 }
 Result<std::unique_ptr<SignerImpl>> signer(const SuiteInfo& s, byte_span priv) {
-  auto k = ci::kind_of(s);
+  auto k = pqsig::classical::kind_of(s);
   if (!k) return k.error();
   return ci::make_signer(*k, priv, pqsig::classical::Ed25519Engine::libsodium);
 }
 Result<std::unique_ptr<VerifierImpl>> verifier(const SuiteInfo& s, byte_span pub) {
-  auto k = ci::kind_of(s);
+  auto k = pqsig::classical::kind_of(s);
   if (!k) return k.error();
   return ci::make_verifier(*k, pub, pqsig::classical::Ed25519Engine::libsodium);
 }

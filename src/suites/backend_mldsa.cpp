@@ -13,9 +13,8 @@ namespace pqsig::detail {
 namespace {
 
 Result<mldsa::Level> level_of(const SuiteInfo& s) {
-  auto lv = mldsa::level_from_name(s.id);
-  if (!lv) return Error{Errc::unknown_suite, "not an ML-DSA suite: " + std::string(s.id)};
-  return *lv;
+  if (s.family != Family::ml_dsa) return Error{Errc::unknown_suite, "not an ML-DSA suite: " + std::string(s.id)};
+  return s.params.mldsa;
 }
 
 mldsa::Options to_options(const SignOptions& o) {

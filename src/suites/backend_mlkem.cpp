@@ -17,9 +17,7 @@ namespace pqsig::detail {
 namespace {
 
 std::optional<mlkem::ParameterSet> mlkem_set(const SuiteInfo& s) {
-  if (s.id == "ml-kem-512") return mlkem::ParameterSet::ml_kem_512;
-  if (s.id == "ml-kem-768") return mlkem::ParameterSet::ml_kem_768;
-  if (s.id == "ml-kem-1024") return mlkem::ParameterSet::ml_kem_1024;
+  if (s.family == Family::ml_kem) return s.params.mlkem;
   return std::nullopt;
 }
 std::optional<kem::Hybrid> hybrid_kind(const SuiteInfo& s) {

@@ -9,7 +9,10 @@ namespace pqsig::detail {
 namespace {
 using slhdsa::ParamSet;
 
-Result<ParamSet> param_of(const SuiteInfo& s) { return slhdsa::find_param_set(s.id); }
+Result<ParamSet> param_of(const SuiteInfo& s) {
+  if (s.family != Family::slh_dsa) return Error{Errc::unknown_suite, "not an SLH-DSA suite: " + std::string(s.id)};
+  return s.params.slhdsa;
+}
 
 struct SlhSigner final : SignerImpl {
   ParamSet p{};

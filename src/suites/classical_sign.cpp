@@ -16,6 +16,7 @@
 #include "classical/internal.hpp"
 #include "common/ct.hpp"
 #include "pqsig/hash.hpp"
+#include "pqsig/classical_suites.hpp"
 #include "suites/classical_adapter.hpp"
 
 namespace pqsig::classical {
@@ -44,11 +45,11 @@ const EVP_MD* md_for(Kind k) {
 
 Status check_options(Kind k, const SignOptions& o, bool signing) {
   if (!o.ctx.empty())
-    return Error{Errc::invalid_context, std::string(suite_of(k).id) + " takes no context string"};
-  if (o.prehash) return Error{Errc::unsupported, std::string(suite_of(k).id) + " has no pre-hash variant"};
+    return Error{Errc::invalid_context, std::string(kind_id(k)) + " takes no context string"};
+  if (o.prehash) return Error{Errc::unsupported, std::string(kind_id(k)) + " has no pre-hash variant"};
   if (signing && o.deterministic && (is_ecdsa(k) || k == Kind::rsa_pss_sha512))
     return Error{Errc::unsupported,
-                 std::string(suite_of(k).id) + ": deterministic signing is not available (randomised by design)"};
+                 std::string(kind_id(k)) + ": deterministic signing is not available (randomised by design)"};
   return {};
 }
 
@@ -109,7 +110,7 @@ Status evp_verify(Kind k, EVP_PKEY* key, byte_span msg, byte_span sig) {
   const int r = EVP_DigestVerify(ctx.get(), sig.data(), sig.size(), msg.data(), msg.size());
   ERR_clear_error();
   if (r == 1) return {};
-  return Error{Errc::verify_failed, std::string(suite_of(k).id) + " signature did not verify"};
+  return Error{Errc::verify_failed, std::string(kind_id(k)) + " signature did not verify"};
 }
 
 // ------------------------------------------------------------------ EVP (OpenSSL) keys
@@ -274,14 +275,14 @@ Result<std::unique_ptr<pqsig::detail::VerifierImpl>> make_verifier(Kind k, byte_
 Result<SigningKey> ed25519_signing_key(byte_span seed32, Ed25519Engine engine) {
   auto s = internal::make_signer(internal::Kind::ed25519, seed32, engine);
   if (!s) return s.error();
-  (*s)->info = &internal::suite_of(internal::Kind::ed25519);
+  (*s)->info = &suite_of(Kind::ed25519);
   return SigningKey(std::move(s.value()));
 }
 
 Result<VerifyingKey> ed25519_verifying_key(byte_span pub32, Ed25519Engine engine) {
   auto v = internal::make_verifier(internal::Kind::ed25519, pub32, engine);
   if (!v) return v.error();
-  (*v)->info = &internal::suite_of(internal::Kind::ed25519);
+  (*v)->info = &suite_of(Kind::ed25519);
   return VerifyingKey(std::move(v.value()));
 }
 

@@ -57,7 +57,7 @@ Result<SecretBytes> trad_priv_to_raw(const CompositeInfo& c, byte_span tsk) {
   std::size_t hdr = tsk.size() > 2 && tsk[1] == 0x81 ? 3 : 2;
   if (tsk.size() < hdr + 3 || tsk[0] != 0x30 || tsk[hdr] != 0x02 || tsk[hdr + 1] != 0x01 || tsk[hdr + 2] != 0x01)
     return Error{Errc::invalid_encoding, std::string(c.suite_id) + ": traditional private key is not an ECPrivateKey"};
-  auto imp = classical::import_der(tsk, "ecdsa-p256-sha256");
+  auto imp = classical::import_der_raw(tsk, "ecdsa-p256-sha256");
   if (!imp) return Error{Errc::invalid_encoding, std::string(c.suite_id) + ": bad ECPrivateKey: " + imp.error().message};
   if (!imp->has_private()) return Error{Errc::invalid_encoding, "ECPrivateKey without private key"};
   return std::move(imp->private_key);

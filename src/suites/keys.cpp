@@ -12,7 +12,7 @@ Error unavailable(const SuiteInfo& s, const char* what) {
 }
 // A moved-from key object has no implementation: every operation is a typed error (never a null
 // dereference) and suite() names this placeholder.
-constexpr SuiteInfo kEmptyKeySuite{"(empty key: moved from)", 0, SuiteClass::signature, "", "", "", "", false, 0, 0, 0,
+constexpr SuiteInfo kEmptyKeySuite{"(empty key: moved from)", 0, SuiteClass::signature, Family::none, "", "", "", false, 0, 0, 0,
                                    0, 0, false};
 Error moved_from(const char* what) {
   return Error{Errc::invalid_argument, std::string(what) + ": the key object is empty (moved from)"};
@@ -69,10 +69,14 @@ Result<bytes> SigningKey::expanded_private_key() const {
 }
 Result<bytes> SigningKey::sign(byte_span msg, const SignOptions& opt) const {
   if (!impl_) return moved_from("sign");
+  if (opt.input != SignOptions::Input::message)
+    return Error{Errc::unsupported, std::string(impl_->info->id) + ": signing takes the message (external interface)"};
   return impl_->sign(msg, opt);
 }
 Status SigningKey::verify(byte_span msg, byte_span sig, const SignOptions& opt) const {
   if (!impl_) return moved_from("verify");
+  if (opt.input != SignOptions::Input::message)
+    return Error{Errc::unsupported, std::string(impl_->info->id) + ": a MAC takes the message only"};
   return impl_->verify(msg, sig, opt);
 }
 
@@ -95,7 +99,7 @@ const SuiteInfo& VerifyingKey::suite() const noexcept { return impl_ ? *impl_->i
 byte_span VerifyingKey::public_key() const noexcept { return impl_ ? impl_->public_key() : byte_span{}; }
 Status VerifyingKey::verify(byte_span msg, byte_span sig, const SignOptions& opt) const {
   if (!impl_) return moved_from("verify");
-  return impl_->verify(msg, sig, opt);
+  return detail::verify_with(*impl_, msg, sig, opt);
 }
 
 // ---------------------------------------------------------------- KEM keys

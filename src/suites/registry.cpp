@@ -2,59 +2,150 @@
 // asserting its sizes); nothing else in pqsig accepts a suite that is not in this table.
 #include <string>
 
+#include "pqsig/classical.hpp"
+#include "pqsig/mldsa.hpp"
+#include "pqsig/mlkem.hpp"
+#include "pqsig/slhdsa.hpp"
 #include "pqsig/suite.hpp"
+#include "slhdsa/params.hpp"
 #include "suites/backend.hpp"
 
 namespace pqsig {
 
 namespace {
 using C = SuiteClass;
+using F = Family;
+using K = classical::Kind;
+using L = mldsa::Level;
+using M = mlkem::ParameterSet;
+using S = slhdsa::ParamSet;
+
+constexpr SuiteParams dsa(L lv) { return SuiteParams{lv, {}, {}, {}}; }
+constexpr SuiteParams slh(S p) { return SuiteParams{{}, p, {}, {}}; }
+constexpr SuiteParams kem(M ps) { return SuiteParams{{}, {}, ps, {}}; }
+constexpr SuiteParams trad(K k) { return SuiteParams{{}, {}, {}, k}; }
+constexpr SuiteParams comp(L lv, K k) { return SuiteParams{lv, {}, {}, k}; }
 // clang-format off
 constexpr SuiteInfo kSuites[] = {
   // id, ver, class, family, standard, jose, http, http_registered, pk, priv, expanded, out, ss, variable
-  {"ml-dsa-44", 1, C::signature, "ml-dsa", "FIPS 204", "ML-DSA-44", "ml-dsa-44", false, 1312, 32, 2560, 2420, 0, false},
-  {"ml-dsa-65", 1, C::signature, "ml-dsa", "FIPS 204", "ML-DSA-65", "ml-dsa-65", false, 1952, 32, 4032, 3309, 0, false},
-  {"ml-dsa-87", 1, C::signature, "ml-dsa", "FIPS 204", "ML-DSA-87", "ml-dsa-87", false, 2592, 32, 4896, 4627, 0, false},
+  {"ml-dsa-44", 1, C::signature, F::ml_dsa, "FIPS 204", "ML-DSA-44", "ml-dsa-44", false, 1312, 32, 2560, 2420, 0, false, dsa(L::ml_dsa_44)},
+  {"ml-dsa-65", 1, C::signature, F::ml_dsa, "FIPS 204", "ML-DSA-65", "ml-dsa-65", false, 1952, 32, 4032, 3309, 0, false, dsa(L::ml_dsa_65)},
+  {"ml-dsa-87", 1, C::signature, F::ml_dsa, "FIPS 204", "ML-DSA-87", "ml-dsa-87", false, 2592, 32, 4896, 4627, 0, false, dsa(L::ml_dsa_87)},
 
-  {"slh-dsa-sha2-128s", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHA2-128s", "", false, 32, 64, 64, 7856, 0, false},
-  {"slh-dsa-sha2-128f", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHA2-128f", "", false, 32, 64, 64, 17088, 0, false},
-  {"slh-dsa-sha2-192s", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHA2-192s", "", false, 48, 96, 96, 16224, 0, false},
-  {"slh-dsa-sha2-192f", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHA2-192f", "", false, 48, 96, 96, 35664, 0, false},
-  {"slh-dsa-sha2-256s", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHA2-256s", "", false, 64, 128, 128, 29792, 0, false},
-  {"slh-dsa-sha2-256f", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHA2-256f", "", false, 64, 128, 128, 49856, 0, false},
-  {"slh-dsa-shake-128s", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHAKE-128s", "", false, 32, 64, 64, 7856, 0, false},
-  {"slh-dsa-shake-128f", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHAKE-128f", "", false, 32, 64, 64, 17088, 0, false},
-  {"slh-dsa-shake-192s", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHAKE-192s", "", false, 48, 96, 96, 16224, 0, false},
-  {"slh-dsa-shake-192f", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHAKE-192f", "", false, 48, 96, 96, 35664, 0, false},
-  {"slh-dsa-shake-256s", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHAKE-256s", "", false, 64, 128, 128, 29792, 0, false},
-  {"slh-dsa-shake-256f", 1, C::signature, "slh-dsa", "FIPS 205", "SLH-DSA-SHAKE-256f", "", false, 64, 128, 128, 49856, 0, false},
+  {"slh-dsa-sha2-128s", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHA2-128s", "", false, 32, 64, 64, 7856, 0, false, slh(S::sha2_128s)},
+  {"slh-dsa-sha2-128f", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHA2-128f", "", false, 32, 64, 64, 17088, 0, false, slh(S::sha2_128f)},
+  {"slh-dsa-sha2-192s", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHA2-192s", "", false, 48, 96, 96, 16224, 0, false, slh(S::sha2_192s)},
+  {"slh-dsa-sha2-192f", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHA2-192f", "", false, 48, 96, 96, 35664, 0, false, slh(S::sha2_192f)},
+  {"slh-dsa-sha2-256s", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHA2-256s", "", false, 64, 128, 128, 29792, 0, false, slh(S::sha2_256s)},
+  {"slh-dsa-sha2-256f", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHA2-256f", "", false, 64, 128, 128, 49856, 0, false, slh(S::sha2_256f)},
+  {"slh-dsa-shake-128s", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHAKE-128s", "", false, 32, 64, 64, 7856, 0, false, slh(S::shake_128s)},
+  {"slh-dsa-shake-128f", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHAKE-128f", "", false, 32, 64, 64, 17088, 0, false, slh(S::shake_128f)},
+  {"slh-dsa-shake-192s", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHAKE-192s", "", false, 48, 96, 96, 16224, 0, false, slh(S::shake_192s)},
+  {"slh-dsa-shake-192f", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHAKE-192f", "", false, 48, 96, 96, 35664, 0, false, slh(S::shake_192f)},
+  {"slh-dsa-shake-256s", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHAKE-256s", "", false, 64, 128, 128, 29792, 0, false, slh(S::shake_256s)},
+  {"slh-dsa-shake-256f", 1, C::signature, F::slh_dsa, "FIPS 205", "SLH-DSA-SHAKE-256f", "", false, 64, 128, 128, 49856, 0, false, slh(S::shake_256f)},
 
-  {"ed25519", 1, C::signature, "classical", "RFC 8032", "EdDSA", "ed25519", true, 32, 32, 32, 64, 0, false},
-  {"ed448", 1, C::signature, "classical", "RFC 8032", "Ed448", "", false, 57, 57, 57, 114, 0, false},
-  {"ecdsa-p256-sha256", 1, C::signature, "classical", "FIPS 186-5", "ES256", "ecdsa-p256-sha256", true, 65, 32, 32, 64, 0, false},
-  {"ecdsa-p384-sha384", 1, C::signature, "classical", "FIPS 186-5", "ES384", "ecdsa-p384-sha384", true, 97, 48, 48, 96, 0, false},
-  {"rsa-pss-sha512", 1, C::signature, "classical", "RFC 8017", "PS512", "rsa-pss-sha512", true, 0, 0, 0, 512, 0, true},
-  {"rsa-v1_5-sha256", 1, C::signature, "classical", "RFC 8017", "RS256", "rsa-v1_5-sha256", true, 0, 0, 0, 512, 0, true},
-  {"hmac-sha256", 1, C::mac, "classical", "RFC 2104", "HS256", "hmac-sha256", true, 0, 32, 32, 32, 0, false},
+  {"ed25519", 1, C::signature, F::classical, "RFC 8032", "EdDSA", "ed25519", true, 32, 32, 32, 64, 0, false, trad(K::ed25519)},
+  {"ed448", 1, C::signature, F::classical, "RFC 8032", "Ed448", "", false, 57, 57, 57, 114, 0, false, trad(K::ed448)},
+  {"ecdsa-p256-sha256", 1, C::signature, F::classical, "FIPS 186-5", "ES256", "ecdsa-p256-sha256", true, 65, 32, 32, 64, 0, false, trad(K::ecdsa_p256)},
+  {"ecdsa-p384-sha384", 1, C::signature, F::classical, "FIPS 186-5", "ES384", "ecdsa-p384-sha384", true, 97, 48, 48, 96, 0, false, trad(K::ecdsa_p384)},
+  {"rsa-pss-sha512", 1, C::signature, F::classical, "RFC 8017", "PS512", "rsa-pss-sha512", true, 0, 0, 0, 512, 0, true, trad(K::rsa_pss_sha512)},
+  {"rsa-v1_5-sha256", 1, C::signature, F::classical, "RFC 8017", "RS256", "rsa-v1_5-sha256", true, 0, 0, 0, 512, 0, true, trad(K::rsa_v15_sha256)},
+  {"hmac-sha256", 1, C::mac, F::classical, "RFC 2104", "HS256", "hmac-sha256", true, 0, 32, 32, 32, 0, false, trad(K::hmac_sha256)},
 
   // Composite ML-DSA (draft-ietf-lamps-pq-composite-sigs-19): pk = ML-DSA pk || trad pk,
   // sk = ML-DSA seed || trad sk (ECDSA: 51-byte RFC 5915 ECPrivateKey), sig = ML-DSA sig || trad sig
   // (ECDSA: DER, at most 72 bytes).
-  {"ml-dsa-44+ed25519", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-44-Ed25519", "", false, 1344, 64, 64, 2484, 0, false},
-  {"ml-dsa-65+ed25519", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-65-Ed25519", "", false, 1984, 64, 64, 3373, 0, false},
-  {"ml-dsa-44+ecdsa-p256", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-44-ES256", "", false, 1377, 83, 83, 2492, 0, true},
-  {"ml-dsa-65+ecdsa-p256", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-65-ES256", "", false, 2017, 83, 83, 3381, 0, true},
-  {"ml-dsa-87+ed448", 1, C::signature, "composite", "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-87-Ed448", "", false, 2649, 89, 89, 4741, 0, false},
+  {"ml-dsa-44+ed25519", 1, C::signature, F::composite, "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-44-Ed25519", "", false, 1344, 64, 64, 2484, 0, false, comp(L::ml_dsa_44, K::ed25519)},
+  {"ml-dsa-65+ed25519", 1, C::signature, F::composite, "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-65-Ed25519", "", false, 1984, 64, 64, 3373, 0, false, comp(L::ml_dsa_65, K::ed25519)},
+  {"ml-dsa-44+ecdsa-p256", 1, C::signature, F::composite, "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-44-ES256", "", false, 1377, 83, 83, 2492, 0, true, comp(L::ml_dsa_44, K::ecdsa_p256)},
+  {"ml-dsa-65+ecdsa-p256", 1, C::signature, F::composite, "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-65-ES256", "", false, 2017, 83, 83, 3381, 0, true, comp(L::ml_dsa_65, K::ecdsa_p256)},
+  {"ml-dsa-87+ed448", 1, C::signature, F::composite, "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-87-Ed448", "", false, 2649, 89, 89, 4741, 0, false, comp(L::ml_dsa_87, K::ed448)},
 
-  {"ml-kem-512", 1, C::kem, "ml-kem", "FIPS 203", "ML-KEM-512", "", false, 800, 64, 1632, 768, 32, false},
-  {"ml-kem-768", 1, C::kem, "ml-kem", "FIPS 203", "ML-KEM-768", "", false, 1184, 64, 2400, 1088, 32, false},
-  {"ml-kem-1024", 1, C::kem, "ml-kem", "FIPS 203", "ML-KEM-1024", "", false, 1568, 64, 3168, 1568, 32, false},
-  {"x-wing", 1, C::kem, "hybrid-kem", "draft-connolly-cfrg-xwing-kem", "X-Wing", "", false, 1216, 32, 32, 1120, 32, false},
-  {"x25519-ml-kem-768", 1, C::kem, "hybrid-kem", "draft-ietf-tls-ecdhe-mlkem", "", "", false, 1216, 96, 96, 1120, 64, false},
-  {"ml-kem-768+x25519-hkdf", 1, C::kem, "hybrid-kem", "pqsig settlement combiner v1", "", "", false, 1216, 96, 96, 1120, 32, false},
+  {"ml-kem-512", 1, C::kem, F::ml_kem, "FIPS 203", "ML-KEM-512", "", false, 800, 64, 1632, 768, 32, false, kem(M::ml_kem_512)},
+  {"ml-kem-768", 1, C::kem, F::ml_kem, "FIPS 203", "ML-KEM-768", "", false, 1184, 64, 2400, 1088, 32, false, kem(M::ml_kem_768)},
+  {"ml-kem-1024", 1, C::kem, F::ml_kem, "FIPS 203", "ML-KEM-1024", "", false, 1568, 64, 3168, 1568, 32, false, kem(M::ml_kem_1024)},
+  {"x-wing", 1, C::kem, F::hybrid_kem, "draft-connolly-cfrg-xwing-kem", "X-Wing", "", false, 1216, 32, 32, 1120, 32, false, kem(M::ml_kem_768)},
+  {"x25519-ml-kem-768", 1, C::kem, F::hybrid_kem, "draft-ietf-tls-ecdhe-mlkem", "", "", false, 1216, 96, 96, 1120, 64, false, kem(M::ml_kem_768)},
+  {"ml-kem-768+x25519-hkdf", 1, C::kem, F::hybrid_kem, "pqsig settlement combiner v1", "", "", false, 1216, 96, 96, 1120, 32, false, kem(M::ml_kem_768)},
 };
 // clang-format on
+
+// ---- the sizes of every row against the family constants (FIPS 203/204/205 tables)
+template <class P>
+constexpr bool registry_slh_sizes_are(const SuiteInfo& s) {
+  return s.public_key_size == P::pk_bytes && s.private_key_size == P::sk_bytes &&
+         s.expanded_key_size == P::sk_bytes && s.output_size == P::sig_bytes;
+}
+constexpr bool registry_slh_row_ok(const SuiteInfo& s) {
+  namespace sd = slhdsa::detail;
+  switch (s.params.slhdsa) {
+    case S::sha2_128s: return registry_slh_sizes_are<sd::P_sha2_128s>(s);
+    case S::sha2_128f: return registry_slh_sizes_are<sd::P_sha2_128f>(s);
+    case S::sha2_192s: return registry_slh_sizes_are<sd::P_sha2_192s>(s);
+    case S::sha2_192f: return registry_slh_sizes_are<sd::P_sha2_192f>(s);
+    case S::sha2_256s: return registry_slh_sizes_are<sd::P_sha2_256s>(s);
+    case S::sha2_256f: return registry_slh_sizes_are<sd::P_sha2_256f>(s);
+    case S::shake_128s: return registry_slh_sizes_are<sd::P_shake_128s>(s);
+    case S::shake_128f: return registry_slh_sizes_are<sd::P_shake_128f>(s);
+    case S::shake_192s: return registry_slh_sizes_are<sd::P_shake_192s>(s);
+    case S::shake_192f: return registry_slh_sizes_are<sd::P_shake_192f>(s);
+    case S::shake_256s: return registry_slh_sizes_are<sd::P_shake_256s>(s);
+    case S::shake_256f: return registry_slh_sizes_are<sd::P_shake_256f>(s);
+  }
+  return false;
+}
+constexpr const mlkem::Params& registry_mlkem_params(M ps) {
+  return ps == M::ml_kem_512 ? mlkem::kMlKem512 : ps == M::ml_kem_768 ? mlkem::kMlKem768 : mlkem::kMlKem1024;
+}
+constexpr bool registry_row_ok(const SuiteInfo& s) {
+  switch (s.family) {
+    case F::ml_dsa: {
+      const mldsa::Params& p = mldsa::params(s.params.mldsa);
+      return p.level == static_cast<int>(s.params.mldsa) && s.public_key_size == p.pk_bytes &&
+             s.private_key_size == 32 && s.expanded_key_size == p.sk_bytes && s.output_size == p.sig_bytes;
+    }
+    case F::slh_dsa: return registry_slh_row_ok(s);
+    case F::ml_kem: {
+      const mlkem::Params& p = registry_mlkem_params(s.params.mlkem);
+      return s.public_key_size == p.ek_size && s.private_key_size == mlkem::kSeedSize &&
+             s.expanded_key_size == p.dk_size && s.output_size == p.ct_size &&
+             s.shared_secret_size == mlkem::kSharedSecretSize;
+    }
+    case F::composite: {
+      // draft-ietf-lamps-pq-composite-sigs: the ML-DSA part first, then the traditional part.
+      const mldsa::Params& p = mldsa::params(s.params.mldsa);
+      return s.public_key_size > p.pk_bytes && s.private_key_size > 32 && s.output_size > p.sig_bytes;
+    }
+    case F::hybrid_kem: {
+      const mlkem::Params& p = registry_mlkem_params(s.params.mlkem);
+      return s.public_key_size == p.ek_size + 32 && s.output_size == p.ct_size + 32;  // + X25519
+    }
+    case F::classical: return s.cls != SuiteClass::kem;
+    case F::none: return false;
+  }
+  return false;
+}
+constexpr bool registry_rows_ok() {
+  for (const SuiteInfo& s : kSuites)
+    if (!registry_row_ok(s)) return false;
+  return true;
+}
+static_assert(registry_rows_ok(), "a registry row's sizes disagree with its family's parameter set");
 }  // namespace
+
+std::string_view family_name(Family f) noexcept {
+  switch (f) {
+    case Family::ml_dsa: return "ml-dsa";
+    case Family::slh_dsa: return "slh-dsa";
+    case Family::ml_kem: return "ml-kem";
+    case Family::classical: return "classical";
+    case Family::composite: return "composite";
+    case Family::hybrid_kem: return "hybrid-kem";
+    case Family::none: return "none";
+  }
+  return "none";
+}
 
 std::string_view suite_class_name(SuiteClass c) noexcept {
   switch (c) {
@@ -91,32 +182,17 @@ Result<const SuiteInfo*> parse_suite_ref(std::string_view ref) {
 }
 
 namespace detail {
-namespace {
-// The one table of (family, provider) → backend. The suite API (SigningKey, VerifyingKey, KEM
-// keys) uses the rows of "pqsig"; pqsig::provider::find("liboqs") etc. use theirs. A backend
-// function returns nullptr when its provider is not compiled in or not available at run time.
-struct ProviderRow {
-  std::string_view provider;
-  std::string_view family;
-  const Backend* (*backend)() noexcept;
-};
-constexpr ProviderRow kProviderTable[] = {
-  {"pqsig", "ml-dsa", &mldsa_backend},
-  {"pqsig", "slh-dsa", &slhdsa_backend},
-  {"pqsig", "ml-kem", &mlkem_backend},
-  {"pqsig", "hybrid-kem", &mlkem_backend},
-  {"pqsig", "classical", &classical_backend},
-  {"pqsig", "composite", &composite_backend},
-  {"liboqs", "ml-dsa", &liboqs_backend},
-  {"liboqs", "slh-dsa", &liboqs_backend},
-  {"openssl", "ml-dsa", &openssl_backend},
-  {"openssl", "slh-dsa", &openssl_backend},
-};
-}  // namespace
 
-const Backend* backend_for(const SuiteInfo& s, std::string_view provider) noexcept {
-  for (const auto& row : kProviderTable)
-    if (row.provider == provider && row.family == s.family) return row.backend();
+const Backend* backend_for(const SuiteInfo& s) noexcept {
+  switch (s.family) {
+    case Family::ml_dsa: return mldsa_backend();
+    case Family::slh_dsa: return slhdsa_backend();
+    case Family::ml_kem:
+    case Family::hybrid_kem: return mlkem_backend();
+    case Family::classical: return classical_backend();
+    case Family::composite: return composite_backend();
+    case Family::none: break;
+  }
   return nullptr;
 }
 

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "pqsig/classical.hpp"
+#include "pqsig/classical_suites.hpp"
 #include "pqsig/suite.hpp"
 
 using namespace pqsig;

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "classical/ed25519_rule.hpp"
-#include "pqsig/classical.hpp"
+#include "pqsig/classical_suites.hpp"
 #include "pqsig/suite.hpp"
 
 using namespace pqsig;

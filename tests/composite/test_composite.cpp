@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "pqsig/classical.hpp"
+#include "pqsig/classical_suites.hpp"
 #include "pqsig/composite.hpp"
 #include "pqsig/suite.hpp"
 

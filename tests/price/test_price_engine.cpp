@@ -33,7 +33,7 @@ PreparedSuite fake_signature_suite(int cost, int* calls) {
 }
 
 // A suite id no backend will ever serve: family "none" has no backend.
-constexpr SuiteInfo kNoBackend{"test-no-backend", 1, SuiteClass::signature, "none", "test", "", "", false,
+constexpr SuiteInfo kNoBackend{"test-no-backend", 1, SuiteClass::signature, Family::none, "test", "", "", false,
                                32, 32, 32, 64, 0, false};
 
 }  // namespace
