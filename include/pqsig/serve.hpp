@@ -253,6 +253,7 @@ class DirectoryCache {
     std::int64_t until = 0;
     std::uint64_t seq = 0;
     std::string error;
+    Errc code = Errc::io;
   };
   struct Inflight {
     std::string origin;
@@ -268,7 +269,7 @@ class DirectoryCache {
                 Result<std::shared_ptr<const AgentKeys>> r, bool busy) noexcept;
   Result<std::shared_ptr<const AgentKeys>> file_keys(const AgentRef& agent, const std::string& url, const std::string& jwks);
   void limit(std::string_view what);
-  void remember_failure(const std::string& key, std::int64_t now, const std::string& error);
+  void remember_failure(const std::string& key, std::int64_t now, const Error& error);
   void evict_for(const std::string& keep);
   DirectoryCacheOptions opt_;
   Metrics* metrics_;

@@ -391,7 +391,7 @@ void DirectoryCache::complete(const std::string& key, const AgentRef& agent, std
       if (g != good_.end() && now < g->second.stale_until) {
         g->second.retry_after = now + opt_.negative_ttl;  // the known-good keys stay; retried later
       } else {
-        remember_failure(key, now, r.error().message);
+        remember_failure(key, now, r.error());
       }
     }
     if (metrics_) {
@@ -420,7 +420,7 @@ void DirectoryCache::complete(const std::string& key, const AgentRef& agent, std
 
 // Called with mu_ held. A failure is remembered in the negative table (its own bound; the oldest
 // failure makes room), never in place of an agent whose keys verified.
-void DirectoryCache::remember_failure(const std::string& key, std::int64_t now, const std::string& error) {
+void DirectoryCache::remember_failure(const std::string& key, std::int64_t now, const Error& error) {
   auto it = negative_.find(key);
   if (it == negative_.end() && negative_.size() >= std::max<std::size_t>(1, opt_.max_negative)) {
     auto oldest = negative_.begin();
@@ -432,7 +432,8 @@ void DirectoryCache::remember_failure(const std::string& key, std::int64_t now, 
   Negative& n = negative_[key];
   n.until = now + opt_.negative_ttl;
   n.seq = ++seq_;
-  n.error = error.substr(0, 512);
+  n.error = error.message.substr(0, 512);
+  n.code = error.code;
 }
 
 // Called with mu_ held: drops least recently used agents (never `keep`) until the bounds hold.
@@ -464,7 +465,7 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& age
     auto g = good_.find(key);
     if (g != good_.end() && now < g->second.fresh_until) {
       g->second.used = ++seq_;
-      if (metrics_) ++metrics_->dir_hits;
+      if (metrics_ && !started) ++metrics_->dir_hits;  // the starter's own fetch is a miss, counted once
       return g->second.keys;
     }
     // Keys past max-age but within the stale cap: served whenever a fresh copy cannot be had at
@@ -511,7 +512,7 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& age
     if (started) {  // the fetch this caller started has ended: its outcome is filed
       if (g != good_.end() && now < g->second.stale_until) return serve_stale();
       auto n = negative_.find(key);
-      if (n != negative_.end()) return Error{Errc::io, n->second.error};
+      if (n != negative_.end()) return Error{n->second.code, n->second.error};  // the fetch's own error
       return Error{Errc::io, "directory fetch of " + agent.url + " refused: too many fetches to its address in progress"};
     }
     if (stale_ok && now < g->second.retry_after) return serve_stale();  // refreshed recently and failed
