@@ -1315,6 +1315,11 @@ TEST_F(ServeLive, HangingStrangersDoNotStarveDiscovery) {
     char c;
     if (recv(s, &c, 1, MSG_DONTWAIT | MSG_PEEK) > 0) ++answered_early;
   }
+  // The 48 requests naming the 24 strangers on addresses of their own were still waiting (the
+  // others may have been refused at once by the per-address cap), and health answers meanwhile.
+  EXPECT_LE(answered_early, strangers.size() - 48);
+  std::string health = get_within(v.port, "/healthz", 1500);
+  EXPECT_EQ(health.rfind("HTTP/1.1 200", 0), 0u) << health.substr(0, 200);
   std::string met = get_within(v.port, "/metrics", 1500);
   // Every stranger request is answered 401 (never 200), within the fetch bound.
   std::size_t refused = 0;
