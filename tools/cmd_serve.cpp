@@ -60,6 +60,7 @@ struct VerifyCmd {
   long dir_timeout_ms = 2000;
   std::size_t dir_max_bytes = 256 * 1024, dir_max_entries = 1024, max_header = 16 * 1024;
   std::size_t dir_cache_bytes = 64u << 20, decision_threads = 0, max_queued = 256;
+  std::size_t dir_fetches = 128, dir_fetches_per_origin = 2, dir_fetches_per_address = 8, dir_parked = 4096;
   std::int64_t negative_ttl = 30, stale_cap = 3600;
   std::size_t nonce_entries = 200000, nonces_per_owner = sv::kDefaultNoncesPerOwner;
   std::int64_t nonce_retention = sv::kDefaultNonceRetention;
@@ -120,7 +121,11 @@ void run_verify(const VerifyCmd& c) {
   dco.http.allow_http = c.allow_http;
   dco.http.allow_private_addresses = c.allow_private;
   dco.http.proxy = c.directory_proxy;  // empty: no proxy, whatever https_proxy says
-  dco.max_concurrent_fetches = static_cast<std::size_t>(std::max(1, c.server.threads / 2));
+  // Fetches are asynchronous (one libcurl multi thread): a slot is a socket, not a thread.
+  dco.max_concurrent_fetches = std::max<std::size_t>(1, c.dir_fetches);
+  dco.max_fetches_per_origin = std::max<std::size_t>(1, c.dir_fetches_per_origin);
+  dco.max_fetches_per_address = std::max<std::size_t>(1, c.dir_fetches_per_address);
+  dco.max_parked = c.dir_parked;
   dco.max_entries = c.dir_max_entries;
   dco.max_bytes = c.dir_cache_bytes;
   dco.max_agent_bytes = std::min(dco.max_agent_bytes, dco.max_bytes);
@@ -147,8 +152,9 @@ void run_verify(const VerifyCmd& c) {
     replay = std::make_unique<sv::MemoryReplayStore>(mo);
   }
   vo.nonce_retention = c.nonce_retention;
-  // Decision workers: enough for cached agents (one per I/O thread, at least 2) plus every thread
-  // the directory cache can hold on the network, so strangers' slow directories never starve them.
+  // Decision workers: enough for cached agents (one per I/O thread, at least 2) plus the few
+  // threads a request can hold waiting on a fetch (only after it was suspended kMaxParkRounds
+  // times); a request waiting on a fetch is otherwise suspended and holds no thread.
   so.decision_threads = c.decision_threads ? static_cast<int>(c.decision_threads)
                                            : std::max(2, c.server.threads) + static_cast<int>(dco.max_blocking());
   so.max_queued_decisions = c.max_queued;
@@ -217,10 +223,19 @@ void register_serve(CLI::App& app) {
   v->add_option("--directory-timeout-ms", vc->dir_timeout_ms, "directory connect / total timeout (default 2000)");
   v->add_option("--directory-max-bytes", vc->dir_max_bytes, "directory response size cap (default 256 KiB)");
   v->add_option("--directory-cache-entries", vc->dir_max_entries, "cached directories (default 1024)");
+  v->add_option("--directory-fetches", vc->dir_fetches,
+                "directory fetches in flight at once (default 128; asynchronous, a fetch holds a socket, not a thread; "
+                "more: refused at once, stale keys still served)");
+  v->add_option("--directory-fetches-per-origin", vc->dir_fetches_per_origin,
+                "of those, fetches from one origin at once (default 2)");
+  v->add_option("--directory-fetches-per-address", vc->dir_fetches_per_address,
+                "of those, connections to one resolved address (IPv4 address or IPv6 /64) at once (default 8)");
+  v->add_option("--directory-parked", vc->dir_parked,
+                "requests suspended waiting for directory fetches (default 4096; more: 401 directory_unavailable)");
   v->add_option("--directory-cache-bytes", vc->dir_cache_bytes,
                 "key material the directory cache holds, as verification holds it (default 64 MiB)");
   v->add_option("--decision-threads", vc->decision_threads,
-                "decision workers (default: I/O threads + directory fetches + fetch waiters)");
+                "decision workers (default: I/O threads + 4; a request waiting for a directory fetch holds none)");
   v->add_option("--max-queued-decisions", vc->max_queued, "requests waiting for a decision worker (default 256; more: 401 overloaded)");
   v->add_option("--negative-ttl", vc->negative_ttl, "seconds a failed directory fetch is remembered (default 30)");
   v->add_option("--stale-cap", vc->stale_cap, "seconds expired keys may be served while fetches fail (default 3600)");

@@ -80,6 +80,34 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
                                    const std::vector<httpsig::FieldLine>& headers, std::string_view body,
                                    const HttpLimits& limits);
 
+/// Asynchronous GETs over one libcurl multi handle run by one thread: a fetch holds no caller's
+/// thread, only a socket, so many may wait on slow servers at once. Each exchange has exactly the
+/// limits and guards of http_exchange (timeouts, size caps, TLS, no redirect, the private-address
+/// guard on every connection, proxies only when configured). On top, at most
+/// Options::max_per_address sockets are open to one address (an IPv4 address, or an IPv6 /64) at
+/// once; a fetch over that cap fails at once with `busy` set.
+class AsyncFetcher {
+ public:
+  struct Options {
+    std::size_t max_per_address = 8;
+  };
+  /// Called exactly once per start(), on the fetcher thread (or on the caller's thread when the
+  /// exchange cannot even be set up); `busy`: refused by the per-address cap, not by the server.
+  using Done = std::function<void(Result<HttpResponse>, bool busy)>;
+  explicit AsyncFetcher(Options opt);
+  ~AsyncFetcher();  ///< fetches under way are aborted and answered with an error
+  AsyncFetcher(const AsyncFetcher&) = delete;
+  AsyncFetcher& operator=(const AsyncFetcher&) = delete;
+  /// A GET with the given request fields. Through a configured proxy the target is resolved (and
+  /// checked) on the caller's thread first.
+  void start(std::string_view url, const std::vector<httpsig::FieldLine>& headers, const HttpLimits& limits, Done done);
+  std::size_t active() const;  ///< exchanges started and not yet answered
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 /// Signing keys cached by their secret: the expanded key (ML-DSA: 2560 bytes from a 32-byte
 /// seed) is derived once per distinct secret; a rotated secret is re-derived, never reused.
 class KeyCache {

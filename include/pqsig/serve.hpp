@@ -79,6 +79,7 @@ class Metrics {
   void fetch_failure(std::string_view cls);
   std::uint64_t fetch_failure_count(std::string_view cls) const;
   std::atomic<std::uint64_t> dir_cache_bytes{0}, dir_cache_entries{0};  ///< gauges
+  std::atomic<std::uint64_t> dir_fetches_running{0}, dir_parked{0};      ///< gauges: fetches in flight, requests parked on them
   std::atomic<std::uint64_t> nonce_entries{0};                          ///< gauge (in-process store)
   std::atomic<std::uint64_t> nonce_evicted{0};  ///< the in-process store's drops from its heaviest owner (counter)
 
@@ -175,17 +176,29 @@ struct DirectoryCacheOptions {
   std::int64_t negative_ttl = 30;      ///< a failed fetch is remembered this long
   std::int64_t stale_cap = 3600;       ///< stale keys served at most this long after expiry while fetches fail
   bool require_signed_directory = true;///< directory responses must carry a valid directory signature
-  /// Fetches of uncached directories running at once; more are refused at once (a flood of
-  /// requests naming new agents cannot tie up every verifier thread). An agent with stale keys
-  /// is then answered with those (stale-while-error), never refused.
-  std::size_t max_concurrent_fetches = 2;
-  /// Requests waiting for a fetch in flight (of an agent with no usable keys); more are answered
-  /// at once with an error. Each waits at most max_wait_ms (0: the fetch's own time bound).
+  /// Fetches of uncached directories running at once. Fetches are asynchronous (one libcurl multi
+  /// thread, see client::AsyncFetcher): a fetch costs a socket, never a request thread, so the
+  /// slots are many. Past the cap a new fetch is refused at once (an agent with stale keys is then
+  /// answered with those, stale-while-error, never refused).
+  std::size_t max_concurrent_fetches = 128;
+  /// Of those, at most this many for one origin (scheme://host:port) at once: one stranger's many
+  /// agent URLs on one origin take a small share of the slots. Refused at once past it (counted),
+  /// and not remembered as a failure.
+  std::size_t max_fetches_per_origin = 2;
+  /// And at most this many sockets to one resolved address (an IPv4 address or an IPv6 /64): one
+  /// stranger's many host names on one address take a small share too. Enforced by the fetcher
+  /// when it connects; such a refusal is not remembered as a failure either.
+  std::size_t max_fetches_per_address = 8;
+  /// Requests parked (their decision suspended, no thread held) until a fetch they need ends;
+  /// past it a request waits as a blocking caller does (max_waiters, then refused; counted). A parked request resumes when its fetch ends, which
+  /// the fetch's own time bound (http.total_timeout_ms per exchange) bounds.
+  std::size_t max_parked = 4096;
+  /// Blocking callers of get() (no park) waiting for a fetch in flight; more are answered at once
+  /// with an error. Each waits at most max_wait_ms (0: the fetch's own time bound).
   std::size_t max_waiters = 4;
   long max_wait_ms = 0;
-  /// Threads a cache can hold on network I/O at once (fetches + waiters): a service gives its
-  /// decision workers this many more threads than it needs for cached agents.
-  std::size_t max_blocking() const { return max_concurrent_fetches + max_waiters; }
+  /// Threads a blocking cache caller can hold at once (waiters only: fetches hold no thread).
+  std::size_t max_blocking() const { return max_waiters; }
 };
 
 /// Keys of one agent, shared read-only by concurrent requests.
@@ -203,13 +216,29 @@ std::size_t key_memory_bytes(const SuiteInfo& suite);
 /// cap, one fetch per directory however many requests wait on it, bounded waiters.
 class DirectoryCache {
  public:
-  /// Fetch function: one exchange (default: client::http_exchange; no redirect is followed).
+  /// Fetch function for tests: one exchange, run on the thread that starts the fetch (default:
+  /// the cache's own client::AsyncFetcher; no redirect is followed).
   using Fetch = std::function<Result<client::HttpResponse>(const std::string& url)>;
   DirectoryCache(DirectoryCacheOptions opt, Metrics* metrics, Fetch fetch = {});
-  Result<std::shared_ptr<const AgentKeys>> get(const AgentRef& agent, std::int64_t now);
+  ~DirectoryCache();
+  DirectoryCache(const DirectoryCache&) = delete;
+  DirectoryCache& operator=(const DirectoryCache&) = delete;
+  /// A request that can be suspended instead of waiting: when the agent's keys need a fetch in
+  /// flight, get() files `resume` with that fetch, sets `parked` and returns an error at once;
+  /// `resume` is then called exactly once (on the fetcher thread) when the fetch ends, or when the
+  /// cache is destroyed. A request parks for one fetch at a time.
+  struct Park {
+    std::function<void()> resume;
+    bool parked = false;
+  };
+  /// The agent's keys: cached, or fetched now. Without `park` the caller waits (bounded, see
+  /// max_waiters / max_wait_ms) for a fetch in flight; with one it parks instead.
+  Result<std::shared_ptr<const AgentKeys>> get(const AgentRef& agent, std::int64_t now, Park* park = nullptr);
   std::size_t size() const;        ///< agents with keys
   std::size_t bytes() const;       ///< key material bytes held (estimate, see max_bytes)
   std::size_t negative_size() const;
+  std::size_t running() const;     ///< fetches in flight
+  std::size_t parked() const;      ///< requests parked on fetches
   std::uint64_t fetches() const { return fetches_.load(); }
   const DirectoryCacheOptions& options() const { return opt_; }
 
@@ -224,11 +253,23 @@ class DirectoryCache {
     std::int64_t until = 0;
     std::uint64_t seq = 0;
     std::string error;
+    Errc code = Errc::io;
   };
-  Result<std::shared_ptr<const AgentKeys>> load(const AgentRef& agent, std::int64_t now, std::int64_t* ttl);
-  Result<client::HttpResponse> fetch_once(const std::string& url);
+  struct Inflight {
+    std::string origin;
+    std::vector<std::function<void()>> parked;
+  };
+  using Got = std::function<void(Result<client::HttpResponse>, bool busy)>;
+  void fetch_async(const std::string& url, Got got);
+  void begin_load(const std::string& key, const AgentRef& agent, std::int64_t now);
+  void begin_load_impl(const std::string& key, const AgentRef& agent, std::int64_t now);
+  void on_response(const std::string& key, const AgentRef& agent, std::int64_t now, const std::string& url,
+                   Result<client::HttpResponse> r, bool busy);
+  void complete(const std::string& key, const AgentRef& agent, std::int64_t now, std::int64_t ttl,
+                Result<std::shared_ptr<const AgentKeys>> r, bool busy) noexcept;
+  Result<std::shared_ptr<const AgentKeys>> file_keys(const AgentRef& agent, const std::string& url, const std::string& jwks);
   void limit(std::string_view what);
-  void remember_failure(const std::string& key, std::int64_t now, const std::string& error);
+  void remember_failure(const std::string& key, std::int64_t now, const Error& error);
   void evict_for(const std::string& keep);
   DirectoryCacheOptions opt_;
   Metrics* metrics_;
@@ -237,10 +278,12 @@ class DirectoryCache {
   std::condition_variable cv_;
   std::map<std::string, Good> good_;
   std::map<std::string, Negative> negative_;
-  std::map<std::string, bool> inflight_;  ///< keys being fetched
+  std::map<std::string, Inflight> inflight_;          ///< keys being fetched
+  std::map<std::string, std::size_t> origin_running_; ///< fetches in flight per origin
   std::uint64_t seq_ = 0;
-  std::size_t bytes_ = 0, running_ = 0, waiters_ = 0;  ///< guarded by mu_
+  std::size_t bytes_ = 0, running_ = 0, waiters_ = 0, parked_ = 0;  ///< guarded by mu_
   std::atomic<std::uint64_t> fetches_{0};
+  std::unique_ptr<client::AsyncFetcher> fetcher_;     ///< last member: stopped (and its callbacks run) first
 };
 
 /// Validates a Signature Agent Card (draft-meunier-webbotauth-registry-04, the OAuth client
@@ -361,14 +404,17 @@ class Verifier {
                                                   DirectoryCache* dirs, ReplayStore* replay, Metrics* metrics);
   /// Verifies the original request (method, target, headers as the proxy forwarded them).
   /// Never throws; any internal failure is a 401 with reason "internal_error".
-  Decision decide(const httpsig::Message& request, std::int64_t now) noexcept;
+  /// With `park`, a decision that needs a directory fetch in flight is suspended instead of
+  /// waiting for it: the Decision returned then has park->parked set (and is not an answer), and
+  /// park->resume is called once the fetch ends; decide() is then called again for the request.
+  Decision decide(const httpsig::Message& request, std::int64_t now, DirectoryCache::Park* park = nullptr) noexcept;
   /// Accept-Signature value for challenges (RFC 9421 §5.1).
   const std::string& accept_signature() const { return accept_signature_; }
   const VerifyOptions& options() const { return opt_; }
 
  private:
   Verifier() = default;
-  Decision decide_impl(const httpsig::Message& request, std::int64_t now);
+  Decision decide_impl(const httpsig::Message& request, std::int64_t now, DirectoryCache::Park* park);
   VerifyOptions opt_;
   httpsig::KeyStore static_;
   std::vector<std::string> authorities_;  ///< policy.authorities, normalized for opt_.scheme

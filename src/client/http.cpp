@@ -9,8 +9,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include "pqsig/client.hpp"
 
@@ -180,6 +183,17 @@ std::string addr_bytes(const sockaddr* sa) {
   return {};
 }
 
+// The key the per-address fetch cap counts under: an IPv4 address, or an IPv6 /64 (one host
+// usually holds a whole /64); an IPv4-mapped IPv6 address counts as its IPv4 address.
+std::string addr_key_of_bytes(const std::string& b) {
+  if (b.size() == 16) {
+    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    if (std::memcmp(b.data(), mapped, 12) == 0) return b.substr(12);  // IPv4-mapped: the IPv4 address
+    return b.substr(0, 8);                                              // IPv6: its /64
+  }
+  return b;
+}
+
 std::string literal_bytes(const std::string& ip) {
   std::uint8_t b[16];
   if (inet_pton(AF_INET, ip.c_str(), b) == 1) return std::string(reinterpret_cast<const char*>(b), 4);
@@ -192,6 +206,10 @@ struct SocketGuard {
   std::vector<std::string> allowed;  ///< address bytes
   bool through_proxy = false;        ///< every socket goes to the configured proxy (the target was checked before)
   bool refused = false;
+  bool busy = false;  ///< refused by the per-address cap (AsyncFetcher)
+  std::map<std::string, std::size_t>* per_addr = nullptr;  ///< AsyncFetcher: sockets open per address key
+  std::size_t max_per_addr = 0;
+  std::vector<std::string> counted;  ///< address keys this exchange holds in per_addr
   bool permits(const sockaddr* sa) const {
     if (allow_private || !is_private(sa)) return true;
     std::string b = addr_bytes(sa);
@@ -204,6 +222,19 @@ curl_socket_t open_socket(void* ud, curlsocktype, curl_sockaddr* addr) {
   if (!g->through_proxy && !g->permits(&addr->addr)) {
     g->refused = true;
     return CURL_SOCKET_BAD;
+  }
+  if (g->per_addr && !g->through_proxy) {
+    // One address (an IPv6 /64) holds at most max_per_addr sockets of this fetcher at once: a
+    // stranger's many hostnames on one address cannot take every fetch slot.
+    std::string k = addr_key_of_bytes(addr_bytes(&addr->addr));
+    std::size_t& n = (*g->per_addr)[k];
+    if (n >= g->max_per_addr) {
+      if (n == 0) g->per_addr->erase(k);
+      g->busy = true;
+      return CURL_SOCKET_BAD;
+    }
+    ++n;
+    g->counted.push_back(k);
   }
   return socket(addr->family, addr->socktype, addr->protocol);
 }
@@ -311,25 +342,44 @@ Result<std::string> resolve_url(std::string_view base, std::string_view ref) {
   return out;
 }
 
-Result<HttpResponse> http_exchange(std::string_view method, std::string_view url,
-                                   const std::vector<httpsig::FieldLine>& headers, std::string_view body,
-                                   const HttpLimits& limits) {
+namespace {
+
+// One exchange's libcurl state: the easy handle and everything its options point at, set up
+// once for the blocking exchange and for the asynchronous fetcher alike (same limits, same guard).
+struct Exchange {
+  std::unique_ptr<CURL, CurlDeleter> c;
+  HttpResponse resp;
+  Sink sink{&resp, 0, 0};
+  std::string u, m, connect_to;
+  Slist list;
+  SocketGuard guard{};
+  curl_slist connect_to_item{nullptr, nullptr};
+  char errbuf[CURL_ERROR_SIZE] = {0};
+  std::size_t max_body = 0, max_header_bytes = 0;
+  std::string target_key;  ///< through a proxy: the checked target's address key (the address cap)
+};
+
+Result<std::unique_ptr<Exchange>> prepare_exchange(std::string_view method, std::string_view url,
+                                                   const std::vector<httpsig::FieldLine>& headers, std::string_view body,
+                                                   const HttpLimits& limits) {
   curl_init_once();
   auto pu = parse_url(url);
   if (!pu) return pu.error();
   if (pu->scheme == "http" && !limits.allow_http)
     return Error{Errc::policy, "plain http:// refused (https only; tests may allow http explicitly)"};
-  std::unique_ptr<CURL, CurlDeleter> c(curl_easy_init());
-  if (!c) return Error{Errc::internal, "curl_easy_init failed"};
-  HttpResponse resp;
-  Sink sink{&resp, limits.max_body, limits.max_header_bytes};
-  std::string u(url), m(method);
-  Slist list;
+  auto x = std::make_unique<Exchange>();
+  x->c.reset(curl_easy_init());
+  if (!x->c) return Error{Errc::internal, "curl_easy_init failed"};
+  x->max_body = limits.max_body;
+  x->max_header_bytes = limits.max_header_bytes;
+  x->sink = Sink{&x->resp, limits.max_body, limits.max_header_bytes};
+  x->u = std::string(url);
+  x->m = std::string(method);
   for (const auto& h : headers) {
     if (h.name.find_first_of("\r\n:") != std::string::npos || h.value.find_first_of("\r\n") != std::string::npos)
       return Error{Errc::invalid_argument, "header with CR/LF or colon in its name: " + h.name};
     std::string line = h.name + (h.value.empty() ? ";" : ": " + h.value);
-    if (!list.append(line)) return Error{Errc::internal, "curl_slist_append failed"};
+    if (!x->list.append(line)) return Error{Errc::internal, "curl_slist_append failed"};
   }
   // What was signed is what is sent: no implicit Accept / User-Agent / Expect.
   for (const char* drop : {"Accept:", "Expect:", "User-Agent:"}) {
@@ -337,11 +387,11 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
     for (const auto& h : headers)
       if (ascii_lower(h.name) + ":" == ascii_lower(drop)) given = true;
     if (!given) {
-      if (!list.append(drop)) return Error{Errc::internal, "curl_slist_append failed"};
+      if (!x->list.append(drop)) return Error{Errc::internal, "curl_slist_append failed"};
     }
   }
-  CURL* h = c.get();
-  curl_easy_setopt(h, CURLOPT_URL, u.c_str());
+  CURL* h = x->c.get();
+  curl_easy_setopt(h, CURLOPT_URL, x->u.c_str());
   curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, limits.allow_http ? "http,https" : "https");
   curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
@@ -352,63 +402,220 @@ Result<HttpResponse> http_exchange(std::string_view method, std::string_view url
   if (!limits.ca_file.empty()) curl_easy_setopt(h, CURLOPT_CAINFO, limits.ca_file.c_str());
   curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(limits.max_body));
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &x->sink);
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(h, CURLOPT_HEADERDATA, &sink);
+  curl_easy_setopt(h, CURLOPT_HEADERDATA, &x->sink);
   curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, nullptr);
-  if (list.head) curl_easy_setopt(h, CURLOPT_HTTPHEADER, list.head);
-  if (m == "HEAD") {
+  // Every exchange on a connection of its own (as a lone easy handle always had): a stranger's
+  // connection is never kept for, or shared with, another fetch.
+  curl_easy_setopt(h, CURLOPT_FRESH_CONNECT, 1L);
+  curl_easy_setopt(h, CURLOPT_FORBID_REUSE, 1L);
+  if (x->list.head) curl_easy_setopt(h, CURLOPT_HTTPHEADER, x->list.head);
+  if (x->m == "HEAD") {
     curl_easy_setopt(h, CURLOPT_NOBODY, 1L);
-  } else if (m != "GET" || !body.empty()) {
-    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, m.c_str());
-    if (!body.empty() || m == "POST" || m == "PUT" || m == "PATCH") {
-      curl_easy_setopt(h, CURLOPT_POSTFIELDS, body.data());
+  } else if (x->m != "GET" || !body.empty()) {
+    curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, x->m.c_str());
+    if (!body.empty() || x->m == "POST" || x->m == "PUT" || x->m == "PATCH") {
       curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+      curl_easy_setopt(h, CURLOPT_COPYPOSTFIELDS, std::string(body).c_str());
     }
   }
-  SocketGuard guard{limits.allow_private_addresses, {}};
+  x->guard.allow_private = limits.allow_private_addresses;
   for (const auto& a : limits.allowed_private) {
     std::string b = literal_bytes(a);
     if (b.empty()) return Error{Errc::invalid_argument, "allowed private address '" + a + "' is not a numeric address"};
-    guard.allowed.push_back(std::move(b));
+    x->guard.allowed.push_back(std::move(b));
   }
   // Proxies only when configured: libcurl would otherwise take https_proxy / http_proxy /
   // all_proxy from the environment and the guard below would only ever see the proxy.
-  std::string connect_to;
   if (limits.proxy.empty()) {
     curl_easy_setopt(h, CURLOPT_PROXY, "");
     curl_easy_setopt(h, CURLOPT_NOPROXY, "*");
   } else {
-    auto target = checked_target(pu.value(), guard);
+    auto target = checked_target(pu.value(), x->guard);
     if (!target) return target.error();
     curl_easy_setopt(h, CURLOPT_PROXY, limits.proxy.c_str());
     curl_easy_setopt(h, CURLOPT_NOPROXY, "");  // no_proxy in the environment is not consulted either
     curl_easy_setopt(h, CURLOPT_HTTPPROXYTUNNEL, 1L);
     std::string host = pu->host;
-    connect_to = host + ":" + std::to_string(pu->port) + ":" + target.value() + ":" + std::to_string(pu->port);
-    guard.through_proxy = true;
+    std::string t = target.value();
+    x->connect_to = host + ":" + std::to_string(pu->port) + ":" + t + ":" + std::to_string(pu->port);
+    if (t.size() > 2 && t.front() == '[') t = t.substr(1, t.size() - 2);
+    x->target_key = addr_key_of_bytes(literal_bytes(t));
+    x->guard.through_proxy = true;
   }
-  curl_slist connect_to_item{connect_to.data(), nullptr};
-  if (!connect_to.empty()) curl_easy_setopt(h, CURLOPT_CONNECT_TO, &connect_to_item);
+  if (!x->connect_to.empty()) {
+    x->connect_to_item.data = x->connect_to.data();
+    curl_easy_setopt(h, CURLOPT_CONNECT_TO, &x->connect_to_item);
+  }
   curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-  curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, &guard);
-  char errbuf[CURL_ERROR_SIZE] = {0};
-  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-  CURLcode rc = curl_easy_perform(h);
-  if (sink.body_overflow || rc == CURLE_FILESIZE_EXCEEDED)
-    return Error{Errc::policy, "response body larger than " + std::to_string(limits.max_body) + " bytes"};
-  if (sink.header_overflow)
-    return Error{Errc::policy, "response headers larger than " + std::to_string(limits.max_header_bytes) + " bytes"};
-  if (guard.refused && rc != CURLE_OK)
-    return Error{Errc::policy, u + ": refusing to connect to a loopback / private address"};
+  curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, &x->guard);
+  curl_easy_setopt(h, CURLOPT_ERRORBUFFER, x->errbuf);
+  return x;
+}
+
+Result<HttpResponse> finish_exchange(Exchange& x, CURLcode rc) {
+  if (x.sink.body_overflow || rc == CURLE_FILESIZE_EXCEEDED)
+    return Error{Errc::policy, "response body larger than " + std::to_string(x.max_body) + " bytes"};
+  if (x.sink.header_overflow)
+    return Error{Errc::policy, "response headers larger than " + std::to_string(x.max_header_bytes) + " bytes"};
+  if (x.guard.busy && rc != CURLE_OK)
+    return Error{Errc::io, x.u + ": too many fetches to one address in progress"};
+  if (x.guard.refused && rc != CURLE_OK)
+    return Error{Errc::policy, x.u + ": refusing to connect to a loopback / private address"};
   if (rc != CURLE_OK) {
-    std::string why = errbuf[0] ? errbuf : curl_easy_strerror(rc);
-    Errc code = rc == CURLE_OPERATION_TIMEDOUT ? Errc::io : Errc::io;
-    return Error{code, u + ": " + why};
+    std::string why = x.errbuf[0] ? x.errbuf : curl_easy_strerror(rc);
+    return Error{Errc::io, x.u + ": " + why};
   }
-  curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp.status);
-  resp.url = u;
-  return resp;
+  curl_easy_getinfo(x.c.get(), CURLINFO_RESPONSE_CODE, &x.resp.status);
+  x.resp.url = x.u;
+  return std::move(x.resp);
+}
+
+}  // namespace
+
+Result<HttpResponse> http_exchange(std::string_view method, std::string_view url,
+                                   const std::vector<httpsig::FieldLine>& headers, std::string_view body,
+                                   const HttpLimits& limits) {
+  auto x = prepare_exchange(method, url, headers, body, limits);
+  if (!x) return x.error();
+  CURLcode rc = curl_easy_perform(x.value()->c.get());
+  return finish_exchange(*x.value(), rc);
+}
+
+// ------------------------------------------------------------------ AsyncFetcher
+
+struct CurlMultiDeleter {
+  void operator()(CURLM* m) const noexcept { curl_multi_cleanup(m); }
+};
+
+struct AsyncFetcher::Impl {
+  struct Job {
+    std::unique_ptr<Exchange> x;
+    Done done;
+  };
+  Options opt;
+  std::unique_ptr<CURLM, CurlMultiDeleter> multi;
+  std::mutex mu;
+  std::vector<Job> queued;                     ///< guarded by mu
+  bool stop = false;                           ///< guarded by mu
+  std::map<CURL*, Job> running;                ///< fetcher thread only
+  std::map<std::string, std::size_t> per_addr; ///< fetcher thread only: sockets open per address key
+  std::atomic<std::size_t> active{0};
+  std::thread thread;
+
+  void release(Exchange& x) {
+    for (const auto& k : x.guard.counted) {
+      auto it = per_addr.find(k);
+      if (it != per_addr.end() && --it->second == 0) per_addr.erase(it);
+    }
+    x.guard.counted.clear();
+  }
+  void complete(CURL* h, CURLcode rc) {
+    auto it = running.find(h);
+    if (it == running.end()) return;
+    Job j = std::move(it->second);
+    running.erase(it);
+    curl_multi_remove_handle(multi.get(), h);
+    release(*j.x);
+    bool busy = j.x->guard.busy && rc != CURLE_OK;
+    auto r = finish_exchange(*j.x, rc);
+    j.x.reset();
+    active.fetch_sub(1);
+    try {
+      j.done(std::move(r), busy);
+    } catch (...) {
+    }
+  }
+  void loop() {
+    for (;;) {
+      std::vector<Job> take;
+      bool stopping;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        take.swap(queued);
+        stopping = stop;
+      }
+      for (auto& j : take) {
+        CURL* h = j.x->c.get();
+        j.x->guard.per_addr = &per_addr;
+        j.x->guard.max_per_addr = opt.max_per_address;
+        if (!j.x->target_key.empty()) {  // through a proxy: the checked target counts
+          std::size_t& n = per_addr[j.x->target_key];
+          if (n >= opt.max_per_address) {
+            if (n == 0) per_addr.erase(j.x->target_key);
+            active.fetch_sub(1);
+            try {
+              j.done(Error{Errc::io, j.x->u + ": too many fetches to one address in progress"}, true);
+            } catch (...) {
+            }
+            continue;
+          }
+          ++n;
+          j.x->guard.counted.push_back(j.x->target_key);
+        }
+        running.emplace(h, std::move(j));
+        curl_multi_add_handle(multi.get(), h);
+      }
+      if (stopping) {
+        while (!running.empty()) complete(running.begin()->first, CURLE_ABORTED_BY_CALLBACK);
+        return;
+      }
+      int still = 0;
+      curl_multi_perform(multi.get(), &still);
+      int left = 0;
+      while (CURLMsg* msg = curl_multi_info_read(multi.get(), &left))
+        if (msg->msg == CURLMSG_DONE) complete(msg->easy_handle, msg->data.result);
+      int fds = 0;
+      curl_multi_poll(multi.get(), nullptr, 0, 1000, &fds);
+    }
+  }
+};
+
+AsyncFetcher::AsyncFetcher(Options opt) : impl_(std::make_unique<Impl>()) {
+  curl_init_once();
+  impl_->opt = opt;
+  if (impl_->opt.max_per_address == 0) impl_->opt.max_per_address = 1;
+  impl_->multi.reset(curl_multi_init());
+  if (impl_->multi) {
+    curl_multi_setopt(impl_->multi.get(), CURLMOPT_MAXCONNECTS, 0L);
+    impl_->thread = std::thread([p = impl_.get()] { p->loop(); });
+  }
+}
+
+AsyncFetcher::~AsyncFetcher() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    impl_->stop = true;
+  }
+  if (impl_->multi) curl_multi_wakeup(impl_->multi.get());
+  if (impl_->thread.joinable()) impl_->thread.join();
+  for (auto& j : impl_->queued) {  // never started (no thread): still answered, once
+    try {
+      j.done(Error{Errc::io, "fetcher stopped"}, false);
+    } catch (...) {
+    }
+  }
+}
+
+std::size_t AsyncFetcher::active() const { return impl_->active.load(); }
+
+void AsyncFetcher::start(std::string_view url, const std::vector<httpsig::FieldLine>& headers, const HttpLimits& limits, Done done) {
+  auto x = prepare_exchange("GET", url, headers, {}, limits);
+  if (!x) {
+    done(x.error(), false);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    if (impl_->stop || !impl_->multi) {
+      done(Error{Errc::io, "fetcher stopped"}, false);
+      return;
+    }
+    impl_->active.fetch_add(1);
+    impl_->queued.push_back(Impl::Job{std::move(x.value()), std::move(done)});
+  }
+  curl_multi_wakeup(impl_->multi.get());
 }
 
 }  // namespace pqsig::client

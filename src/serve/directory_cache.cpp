@@ -160,7 +160,31 @@ std::string_view failure_class(Errc c) {
 }  // namespace
 
 DirectoryCache::DirectoryCache(DirectoryCacheOptions opt, Metrics* metrics, Fetch fetch)
-    : opt_(std::move(opt)), metrics_(metrics), fetch_(std::move(fetch)) {}
+    : opt_(std::move(opt)), metrics_(metrics), fetch_(std::move(fetch)) {
+  if (!fetch_) {
+    client::AsyncFetcher::Options fo;
+    fo.max_per_address = std::max<std::size_t>(1, opt_.max_fetches_per_address);
+    fetcher_ = std::make_unique<client::AsyncFetcher>(fo);
+  }
+}
+
+DirectoryCache::~DirectoryCache() {
+  fetcher_.reset();  // aborts the fetches under way; their requests are resumed through complete()
+  std::vector<std::function<void()>> left;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [k, f] : inflight_)
+      for (auto& r : f.parked) left.push_back(std::move(r));
+    inflight_.clear();
+    parked_ = 0;
+  }
+  for (auto& r : left) {
+    try {
+      r();
+    } catch (...) {
+    }
+  }
+}
 
 std::size_t DirectoryCache::size() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -174,23 +198,41 @@ std::size_t DirectoryCache::negative_size() const {
   std::lock_guard<std::mutex> lock(mu_);
   return negative_.size();
 }
+std::size_t DirectoryCache::running() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return running_;
+}
+std::size_t DirectoryCache::parked() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return parked_;
+}
 
 void DirectoryCache::limit(std::string_view what) {
   if (metrics_) metrics_->limit_hit(what);
 }
 
+// One exchange: on the fetcher (no thread held while it waits), or the test's function inline.
+void DirectoryCache::fetch_async(const std::string& url, Got got) {
+  fetches_.fetch_add(1);
+  if (fetch_) {
+    Result<client::HttpResponse> r = Error{Errc::internal, "unset"};
+    try {
+      r = fetch_(url);
+    } catch (const std::exception& e) {
+      r = Error{Errc::internal, std::string("directory fetch: ") + e.what()};
+    }
+    got(std::move(r), false);
+    return;
+  }
+  std::vector<httpsig::FieldLine> h{{"Accept", std::string(webbotauth::kDirectoryMediaType) + ", application/json"}};
+  fetcher_->start(url, h, opt_.http, std::move(got));
+}
+
+namespace {
 // draft-ietf-webbotauth-httpsig-protocol, "Key Distribution and Discovery": each resource MUST
 // be served with 200; a verifier "MUST NOT automatically follow HTTP redirects" — a redirect is a
 // failed fetch (following one would file another origin's keys under the URL the request named).
-Result<client::HttpResponse> DirectoryCache::fetch_once(const std::string& url) {
-  fetches_.fetch_add(1);
-  Result<client::HttpResponse> r = Error{Errc::internal, "unset"};
-  if (fetch_) {
-    r = fetch_(url);
-  } else {
-    std::vector<httpsig::FieldLine> h{{"Accept", std::string(webbotauth::kDirectoryMediaType) + ", application/json"}};
-    r = client::http_exchange("GET", url, h, {}, opt_.http);
-  }
+Result<client::HttpResponse> dir_checked_response(Result<client::HttpResponse> r, const std::string& url) {
   if (!r) return r.error();
   if (r->status != 200) {
     if (r->status >= 300 && r->status < 400)
@@ -201,48 +243,12 @@ Result<client::HttpResponse> DirectoryCache::fetch_once(const std::string& url) 
   r->url = url;
   return r;
 }
+}  // namespace
 
-Result<std::shared_ptr<const AgentKeys>> DirectoryCache::load(const AgentRef& agent, std::int64_t now, std::int64_t* ttl) {
-  auto u = client::parse_url(agent.url);
-  if (!u) return u.error();
-  std::string url = agent.url;
-  if (agent.type == AgentType::directory) {
-    // The draft: a directory member "MUST be the ASCII serialization of an origin" (an empty path
-    // "/" may be accepted); its keys are at the well-known URI of that origin, and nowhere else.
-    if (u->path_query != "/" && u->path_query != webbotauth::kDirectoryPath)
-      return Error{Errc::policy, agent.url + ": a directory agent must name an origin (keys are served at " +
-                                     std::string(webbotauth::kDirectoryPath) + ")"};
-    url = u->origin() + std::string(webbotauth::kDirectoryPath);
-  }
-  auto resp = fetch_once(url);
-  if (!resp) return resp.error();
-  auto ma = max_age_of(resp->header("cache-control"));
-  *ttl = std::clamp(ma.value_or(opt_.default_ttl), opt_.min_ttl, opt_.max_ttl);
+Result<std::shared_ptr<const AgentKeys>> DirectoryCache::file_keys(const AgentRef& agent, const std::string& url,
+                                                                   const std::string& jwks) {
   auto keys = std::make_shared<AgentKeys>();
   keys->url = agent.url;
-  std::string jwks = resp->body;
-  if (agent.type == AgentType::directory) {
-    auto ct = resp->header("content-type");
-    std::string mt = ct ? ascii_lower(ct->substr(0, ct->find(';'))) : "";
-    while (!mt.empty() && mt.back() == ' ') mt.pop_back();
-    if (mt != webbotauth::kDirectoryMediaType && mt != "application/json")
-      return Error{Errc::invalid_encoding, url + ": media type '" + mt + "' is not " + std::string(webbotauth::kDirectoryMediaType)};
-    if (opt_.require_signed_directory) {
-      // Signed for the authority this verifier asked (no redirect was followed).
-      auto rep = webbotauth::verify_directory(resp->as_message(), u->authority(), now, 60);
-      if (!rep.policy_satisfied) return Error{Errc::verify_failed, url + ": directory signature: " + rep.policy_detail};
-    }
-  } else if (agent.type == AgentType::cimd) {
-    auto card = validate_agent_card(resp->body, agent.url);
-    if (!card) return card.error();
-    if (!card->jwks.empty()) {
-      jwks = card->jwks;
-    } else {
-      auto jr = fetch_once(card->jwks_uri);
-      if (!jr) return jr.error();
-      jwks = jr->body;
-    }
-  }
   // Each key under its own thumbprint only; at a directory a kid naming another key is refused.
   auto n = webbotauth::add_fetched_jwks(keys->store, jwks, agent.type == AgentType::directory);
   if (!n) return Error{n.error().code, url + ": " + n.error().message};
@@ -252,9 +258,169 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::load(const AgentRef& ag
   return std::shared_ptr<const AgentKeys>(std::move(keys));
 }
 
+// Starts the first exchange of an agent's load; every path ends in exactly one complete().
+void DirectoryCache::begin_load(const std::string& key, const AgentRef& agent, std::int64_t now) {
+  try {
+    begin_load_impl(key, agent, now);
+  } catch (const std::exception& e) {  // the fetch never started: it still ends, once
+    complete(key, agent, now, opt_.default_ttl, Error{Errc::internal, std::string("directory load: ") + e.what()}, false);
+  }
+}
+
+void DirectoryCache::begin_load_impl(const std::string& key, const AgentRef& agent, std::int64_t now) {
+  auto u = client::parse_url(agent.url);
+  if (!u) return complete(key, agent, now, opt_.default_ttl, u.error(), false);
+  std::string url = agent.url;
+  if (agent.type == AgentType::directory) {
+    // The draft: a directory member "MUST be the ASCII serialization of an origin" (an empty path
+    // "/" may be accepted); its keys are at the well-known URI of that origin, and nowhere else.
+    if (u->path_query != "/" && u->path_query != webbotauth::kDirectoryPath)
+      return complete(key, agent, now, opt_.default_ttl,
+                      Error{Errc::policy, agent.url + ": a directory agent must name an origin (keys are served at " +
+                                              std::string(webbotauth::kDirectoryPath) + ")"},
+                      false);
+    url = u->origin() + std::string(webbotauth::kDirectoryPath);
+  }
+  fetch_async(url, [this, key, agent, now, url](Result<client::HttpResponse> r, bool busy) {
+    on_response(key, agent, now, url, std::move(r), busy);
+  });
+}
+
+void DirectoryCache::on_response(const std::string& key, const AgentRef& agent, std::int64_t now, const std::string& url,
+                                 Result<client::HttpResponse> r0, bool busy) {
+  std::int64_t ttl = opt_.default_ttl;
+  try {
+    auto resp = dir_checked_response(std::move(r0), url);
+    if (!resp) return complete(key, agent, now, ttl, resp.error(), busy);
+    auto ma = max_age_of(resp->header("cache-control"));
+    ttl = std::clamp(ma.value_or(opt_.default_ttl), opt_.min_ttl, opt_.max_ttl);
+    if (agent.type == AgentType::directory) {
+      auto ct = resp->header("content-type");
+      std::string mt = ct ? ascii_lower(ct->substr(0, ct->find(';'))) : "";
+      while (!mt.empty() && mt.back() == ' ') mt.pop_back();
+      if (mt != webbotauth::kDirectoryMediaType && mt != "application/json")
+        return complete(key, agent, now, ttl,
+                        Error{Errc::invalid_encoding, url + ": media type '" + mt + "' is not " +
+                                                          std::string(webbotauth::kDirectoryMediaType)},
+                        false);
+      if (opt_.require_signed_directory) {
+        // Signed for the authority this verifier asked (no redirect was followed).
+        auto u = client::parse_url(url);
+        if (!u) return complete(key, agent, now, ttl, u.error(), false);
+        auto rep = webbotauth::verify_directory(resp->as_message(), u->authority(), now, 60);
+        if (!rep.policy_satisfied)
+          return complete(key, agent, now, ttl, Error{Errc::verify_failed, url + ": directory signature: " + rep.policy_detail}, false);
+      }
+      return complete(key, agent, now, ttl, file_keys(agent, url, resp->body), false);
+    }
+    if (agent.type == AgentType::cimd) {
+      auto card = validate_agent_card(resp->body, agent.url);
+      if (!card) return complete(key, agent, now, ttl, card.error(), false);
+      if (!card->jwks.empty()) return complete(key, agent, now, ttl, file_keys(agent, url, card->jwks), false);
+      // The card names a jwks_uri: a second exchange, still within this fetch's slot.
+      std::string ju = card->jwks_uri;
+      fetch_async(ju, [this, key, agent, now, ttl, ju](Result<client::HttpResponse> r, bool b) {
+        try {
+          auto jr = dir_checked_response(std::move(r), ju);
+          if (!jr) return complete(key, agent, now, ttl, jr.error(), b);
+          complete(key, agent, now, ttl, file_keys(agent, ju, jr->body), false);
+        } catch (const std::exception& e) {  // bad_alloc and friends: never escape, never a key
+          complete(key, agent, now, ttl, Error{Errc::internal, std::string("directory load: ") + e.what()}, false);
+        }
+      });
+      return;
+    }
+    complete(key, agent, now, ttl, file_keys(agent, url, resp->body), false);
+  } catch (const std::exception& e) {  // bad_alloc and friends: never escape, never a key
+    complete(key, agent, now, ttl, Error{Errc::internal, std::string("directory load: ") + e.what()}, false);
+  } catch (...) {
+    complete(key, agent, now, ttl, Error{Errc::internal, "directory load: unknown exception"}, false);
+  }
+}
+
+// A fetch ended: its outcome is filed, its slot freed, its waiters woken and its parked requests
+// resumed (outside the lock).
+void DirectoryCache::complete(const std::string& key, const AgentRef& agent, std::int64_t now, std::int64_t ttl,
+                              Result<std::shared_ptr<const AgentKeys>> r, bool busy) noexcept {
+  std::vector<std::function<void()>> resume;
+  try {
+    std::size_t nbytes = 0;
+    if (r) {
+      nbytes = agent_bytes(*r.value());
+      if (r.value()->store.keyids().size() > opt_.max_keys_per_agent) {
+        limit("directory_keys_per_agent");
+        r = Error{Errc::invalid_length, agent.url + ": more than " + std::to_string(opt_.max_keys_per_agent) + " keys"};
+      } else if (nbytes > opt_.max_agent_bytes) {
+        limit("directory_agent_bytes");
+        r = Error{Errc::invalid_length, agent.url + ": keys take " + std::to_string(nbytes) + " bytes (limit " +
+                                            std::to_string(opt_.max_agent_bytes) + ")"};
+      }
+    }
+    std::lock_guard<std::mutex> lk(mu_);
+    if (auto f = inflight_.find(key); f != inflight_.end()) {
+      --running_;
+      if (auto o = origin_running_.find(f->second.origin); o != origin_running_.end() && --o->second == 0)
+        origin_running_.erase(o);
+      parked_ -= std::min(parked_, f->second.parked.size());
+      resume = std::move(f->second.parked);
+      inflight_.erase(f);
+    }
+    cv_.notify_all();
+    auto g = good_.find(key);
+    if (r) {
+      if (g == good_.end()) g = good_.emplace(key, Good{}).first;
+      else bytes_ -= g->second.bytes;
+      g->second.keys = r.value();
+      g->second.fresh_until = now + ttl;
+      g->second.stale_until = g->second.fresh_until + opt_.stale_cap;
+      g->second.retry_after = 0;
+      g->second.used = ++seq_;
+      g->second.bytes = nbytes;
+      bytes_ += nbytes;
+      negative_.erase(key);
+      evict_for(key);
+    } else if (busy) {
+      // Refused by the per-address cap: the directory was never asked, so nothing is remembered
+      // against it (a stranger sharing its address cannot get it negatively cached).
+      limit("directory_fetches_per_address");
+    } else {
+      if (metrics_) {
+        ++metrics_->dir_fetch_errors;
+        metrics_->fetch_failure(failure_class(r.error().code));
+      }
+      if (g != good_.end() && now < g->second.stale_until) {
+        g->second.retry_after = now + opt_.negative_ttl;  // the known-good keys stay; retried later
+      } else {
+        remember_failure(key, now, r.error());
+      }
+    }
+    if (metrics_) {
+      metrics_->dir_fetches_running = running_;
+      metrics_->dir_parked = parked_;
+    }
+  } catch (...) {  // filing failed (allocation): the waiters still wake, the parked still resume
+    std::lock_guard<std::mutex> lk(mu_);
+    if (auto f = inflight_.find(key); f != inflight_.end()) {
+      --running_;
+      if (auto o = origin_running_.find(f->second.origin); o != origin_running_.end() && --o->second == 0)
+        origin_running_.erase(o);
+      parked_ -= std::min(parked_, f->second.parked.size());
+      resume = std::move(f->second.parked);
+      inflight_.erase(f);
+    }
+    cv_.notify_all();
+  }
+  for (auto& f : resume) {
+    try {
+      f();
+    } catch (...) {
+    }
+  }
+}
+
 // Called with mu_ held. A failure is remembered in the negative table (its own bound; the oldest
 // failure makes room), never in place of an agent whose keys verified.
-void DirectoryCache::remember_failure(const std::string& key, std::int64_t now, const std::string& error) {
+void DirectoryCache::remember_failure(const std::string& key, std::int64_t now, const Error& error) {
   auto it = negative_.find(key);
   if (it == negative_.end() && negative_.size() >= std::max<std::size_t>(1, opt_.max_negative)) {
     auto oldest = negative_.begin();
@@ -266,7 +432,8 @@ void DirectoryCache::remember_failure(const std::string& key, std::int64_t now, 
   Negative& n = negative_[key];
   n.until = now + opt_.negative_ttl;
   n.seq = ++seq_;
-  n.error = error.substr(0, 512);
+  n.error = error.message.substr(0, 512);
+  n.code = error.code;
 }
 
 // Called with mu_ held: drops least recently used agents (never `keep`) until the bounds hold.
@@ -287,22 +454,23 @@ void DirectoryCache::evict_for(const std::string& keep) {
   }
 }
 
-Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& agent, std::int64_t now) {
+Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& agent, std::int64_t now, Park* park) {
   const std::string key = std::string(webbotauth::agent_type_name(agent.type)) + " " + agent.url;
   std::unique_lock<std::mutex> lk(mu_);
   const long wait_ms = opt_.max_wait_ms > 0 ? opt_.max_wait_ms
                                             : opt_.http.total_timeout_ms * 2 + 500;
   const std::int64_t wait_deadline = steady_now_ms() + wait_ms;
-  for (int round = 0; round < 4; ++round) {
+  bool started = false;  // this caller started the fetch (it waits without taking a waiter place)
+  for (int round = 0; round < 6; ++round) {
     auto g = good_.find(key);
     if (g != good_.end() && now < g->second.fresh_until) {
       g->second.used = ++seq_;
-      if (metrics_) ++metrics_->dir_hits;
+      if (metrics_ && !started) ++metrics_->dir_hits;  // the starter's own fetch is a miss, counted once
       return g->second.keys;
     }
     // Keys past max-age but within the stale cap: served whenever a fresh copy cannot be had at
-    // once (a fetch in flight, all fetch slots busy, a recent failure) — a flood of strangers
-    // never turns a known agent away.
+    // once (a fetch in flight, fetch slots busy, a recent failure) — a flood of strangers never
+    // turns a known agent away.
     const bool stale_ok = g != good_.end() && now < g->second.stale_until;
     auto serve_stale = [&]() -> Result<std::shared_ptr<const AgentKeys>> {
       g->second.used = ++seq_;
@@ -318,19 +486,34 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& age
         metrics_->dir_cache_entries = good_.size();
       }
     }
-    if (inflight_.count(key)) {
+    if (auto f = inflight_.find(key); f != inflight_.end()) {
       if (stale_ok) return serve_stale();
-      if (waiters_ >= opt_.max_waiters) {
+      if (park && park->resume && parked_ >= opt_.max_parked) limit("directory_parked");  // waits below, bounded
+      if (park && park->resume && parked_ < opt_.max_parked) {
+        // Suspended, not waiting: the request's thread goes back to the pool at once.
+        f->second.parked.push_back(park->resume);
+        ++parked_;
+        if (metrics_) metrics_->dir_parked = parked_;
+        park->parked = true;
+        return Error{Errc::io, "directory fetch of " + agent.url + " in progress"};
+      }
+      if (!started && waiters_ >= opt_.max_waiters) {
         limit("directory_waiters");
         if (metrics_) ++metrics_->dir_fetch_errors;
         return Error{Errc::io, "directory fetch of " + agent.url + " in progress; too many requests waiting"};
       }
       std::int64_t left = wait_deadline - steady_now_ms();
       if (left <= 0) break;
-      ++waiters_;
+      if (!started) ++waiters_;
       cv_.wait_for(lk, std::chrono::milliseconds(left), [&] { return !inflight_.count(key); });
-      --waiters_;
+      if (!started) --waiters_;
       continue;
+    }
+    if (started) {  // the fetch this caller started has ended: its outcome is filed
+      if (g != good_.end() && now < g->second.stale_until) return serve_stale();
+      auto n = negative_.find(key);
+      if (n != negative_.end()) return Error{n->second.code, n->second.error};  // the fetch's own error
+      return Error{Errc::io, "directory fetch of " + agent.url + " refused: too many fetches to its address in progress"};
     }
     if (stale_ok && now < g->second.retry_after) return serve_stale();  // refreshed recently and failed
     if (g == good_.end()) {
@@ -346,62 +529,26 @@ Result<std::shared_ptr<const AgentKeys>> DirectoryCache::get(const AgentRef& age
       if (metrics_) ++metrics_->dir_fetch_errors;
       return Error{Errc::io, "too many directory fetches in progress; try again"};
     }
+    std::string origin;
+    if (auto u = client::parse_url(agent.url)) origin = u->origin();
+    else origin = agent.url;
+    if (origin_running_[origin] >= std::max<std::size_t>(1, opt_.max_fetches_per_origin)) {
+      limit("directory_fetches_per_origin");
+      if (stale_ok) return serve_stale();
+      if (metrics_) ++metrics_->dir_fetch_errors;
+      return Error{Errc::io, "too many directory fetches from " + origin + " in progress; try again"};
+    }
+    ++origin_running_[origin];
     ++running_;
-    inflight_[key] = true;
-    if (metrics_) ++metrics_->dir_misses;
-    lk.unlock();
-    std::int64_t ttl = opt_.default_ttl;
-    Result<std::shared_ptr<const AgentKeys>> r = Error{Errc::internal, "not loaded"};
-    std::size_t nbytes = 0;
-    try {
-      r = load(agent, now, &ttl);
-      if (r) {
-        nbytes = agent_bytes(*r.value());
-        if (r.value()->store.keyids().size() > opt_.max_keys_per_agent) {
-          limit("directory_keys_per_agent");
-          r = Error{Errc::invalid_length, agent.url + ": more than " + std::to_string(opt_.max_keys_per_agent) + " keys"};
-        } else if (nbytes > opt_.max_agent_bytes) {
-          limit("directory_agent_bytes");
-          r = Error{Errc::invalid_length, agent.url + ": keys take " + std::to_string(nbytes) + " bytes (limit " +
-                                              std::to_string(opt_.max_agent_bytes) + ")"};
-        }
-      }
-    } catch (const std::exception& e) {  // bad_alloc and friends: never escape, never a key
-      r = Error{Errc::internal, std::string("directory load: ") + e.what()};
-    } catch (...) {  // whatever it was, the slot is released below
-      r = Error{Errc::internal, "directory load: unknown exception"};
-    }
-    lk.lock();
-    --running_;
-    inflight_.erase(key);
-    cv_.notify_all();
-    g = good_.find(key);  // the table may have changed while unlocked
-    if (r) {
-      if (g == good_.end()) g = good_.emplace(key, Good{}).first;
-      else bytes_ -= g->second.bytes;
-      g->second.keys = r.value();
-      g->second.fresh_until = now + ttl;
-      g->second.stale_until = g->second.fresh_until + opt_.stale_cap;
-      g->second.retry_after = 0;
-      g->second.used = ++seq_;
-      g->second.bytes = nbytes;
-      bytes_ += nbytes;
-      negative_.erase(key);
-      evict_for(key);
-      return r.value();
-    }
+    inflight_[key].origin = origin;
     if (metrics_) {
-      ++metrics_->dir_fetch_errors;
-      metrics_->fetch_failure(failure_class(r.error().code));
+      ++metrics_->dir_misses;
+      metrics_->dir_fetches_running = running_;
     }
-    if (g != good_.end() && now < g->second.stale_until) {
-      g->second.retry_after = now + opt_.negative_ttl;  // the known-good keys stay; retried later
-      g->second.used = ++seq_;
-      if (metrics_) ++metrics_->dir_stale;
-      return g->second.keys;
-    }
-    remember_failure(key, now, r.error().message);
-    return r.error();
+    started = true;
+    lk.unlock();
+    begin_load(key, agent, now);  // never throws past complete(); a test's fetch completes inline
+    lk.lock();
   }
   limit("directory_wait_timeout");
   return Error{Errc::io, "timed out waiting for the directory fetch of " + agent.url};

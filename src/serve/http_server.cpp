@@ -12,6 +12,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <csignal>
 #include <cstdio>
@@ -38,6 +39,9 @@ struct Service {
   std::function<std::optional<Response>(const Request&)> fast;
   /// Everything else: on a decision worker when ServerOptions::decision_threads > 0.
   std::function<Response(const Request&)> handle;
+  /// Instead of `handle` when set: may suspend the request (returns nullopt) when `resume` is
+  /// given; `resume` is then called exactly once, from any thread, to run it again.
+  std::function<std::optional<Response>(const Request&, std::function<void()> resume)> handle_parkable;
   std::function<Response(std::string_view reason, unsigned version)> refuse;
   std::function<void(std::string_view limit)> limit;  ///< counts a limit hit (may be empty)
 };
@@ -112,7 +116,14 @@ struct Shared {
   std::atomic<bool> draining{false};  ///< SIGTERM / SIGINT: no keep-alive, idle connections closed
   std::mutex mu;
   std::vector<std::weak_ptr<Session>> sessions;  ///< for the drain (pruned as sessions come and go)
+  /// Sessions whose decision is suspended (waiting on a directory fetch, no thread held): held
+  /// here, so the server (not the fetcher) owns them and drops them at shutdown.
+  std::map<const Session*, std::shared_ptr<Session>> parked;  ///< guarded by mu
+  bool closed = false;                                         ///< guarded by mu: no more resumes
 };
+
+/// Times a request may be suspended on fetches (one fetch each) before its last run waits.
+constexpr int kMaxParkRounds = 8;
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -193,7 +204,8 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (!sh_->pool) {
       try {
-        res_ = sh_->svc.handle(req);
+        if (sh_->svc.handle_parkable) res_ = sh_->svc.handle_parkable(req, nullptr).value();
+        else res_ = sh_->svc.handle(req);
       } catch (...) {
         res_ = sh_->svc.refuse("internal_error", req.version());
       }
@@ -201,30 +213,78 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     // The decision runs on a worker; this I/O thread is free at once. The parser (and so the
     // request) stays untouched until the answer is posted back to this connection's strand.
+    submit_decision(0, true);
+  }
+  /// Queues this request's decision (round: how many times it was suspended so far).
+  void submit_decision(int round, bool on_strand) {
     auto self = shared_from_this();
-    bool queued = sh_->pool->submit([self](bool expired) {
-      const Request& rq = self->parser_->get();
-      Response out;
-      if (expired) {
-        if (self->sh_->svc.limit) self->sh_->svc.limit("decision_queue_timeout");
-        out = self->sh_->svc.refuse("overloaded", rq.version());
-      } else {
-        try {
-          out = self->sh_->svc.handle(rq);
-        } catch (...) {
-          out = self->sh_->svc.refuse("internal_error", rq.version());
-        }
+    bool queued = sh_->pool->submit([self, round](bool expired) { self->run_decision(expired, round); });
+    if (!queued) {
+      if (sh_->svc.limit) sh_->svc.limit("decision_queue_full");
+      Response out = sh_->svc.refuse("overloaded", parser_->get().version());
+      if (on_strand) {
+        res_ = std::move(out);
+        return respond();
       }
-      net::post(self->stream_.get_executor(), [self, r = std::move(out)]() mutable {
+      net::post(stream_.get_executor(), [self, r = std::move(out)]() mutable {
         self->res_ = std::move(r);
         self->respond();
       });
-    });
-    if (!queued) {
-      if (sh_->svc.limit) sh_->svc.limit("decision_queue_full");
-      res_ = sh_->svc.refuse("overloaded", req.version());
-      respond();
     }
+  }
+  void run_decision(bool expired, int round) {
+    const Request& rq = parser_->get();
+    Response out;
+    if (expired) {
+      if (sh_->svc.limit) sh_->svc.limit("decision_queue_timeout");
+      out = sh_->svc.refuse("overloaded", rq.version());
+    } else if (sh_->svc.handle_parkable) {
+      std::function<void()> resume;
+      if (round < kMaxParkRounds) {
+        // Filed as parked before the decision runs: the fetch may end (and resume) before
+        // handle_parkable returns.
+        {
+          std::lock_guard<std::mutex> lock(sh_->mu);
+          sh_->parked[this] = shared_from_this();
+        }
+        resume = [sh = sh_, w = weak_from_this(), round] {
+          std::lock_guard<std::mutex> lock(sh->mu);
+          if (sh->closed) return;
+          auto self = w.lock();
+          if (!self) return;
+          auto it = sh->parked.find(self.get());
+          if (it == sh->parked.end()) return;
+          auto keep = std::move(it->second);
+          sh->parked.erase(it);
+          self->submit_decision(round + 1, false);
+        };
+      }
+      std::optional<Response> r;
+      try {
+        r = sh_->svc.handle_parkable(rq, resume);
+      } catch (...) {
+        r = sh_->svc.refuse("internal_error", rq.version());
+      }
+      if (!r) {
+        if (resume) return;  // suspended: resume() queues the next run
+        r = sh_->svc.refuse("internal_error", rq.version());
+      }
+      if (resume) {
+        std::lock_guard<std::mutex> lock(sh_->mu);
+        sh_->parked.erase(this);
+      }
+      out = std::move(*r);
+    } else {
+      try {
+        out = sh_->svc.handle(rq);
+      } catch (...) {
+        out = sh_->svc.refuse("internal_error", rq.version());
+      }
+    }
+    net::post(stream_.get_executor(), [self = shared_from_this(), r = std::move(out)]() mutable {
+      self->res_ = std::move(r);
+      self->respond();
+    });
   }
   void respond() {
     res_.keep_alive(parser_ && parser_->get().keep_alive() && !sh_->draining);
@@ -398,6 +458,14 @@ int serve(Service svc, const ServerOptions& opt, std::function<void()> on_hup) {
   for (int i = 1; i < std::max(1, opt.threads); ++i) io_threads.emplace_back([&ioc] { ioc.run(); });
   ioc.run();
   for (auto& t : io_threads) t.join();
+  {
+    // Suspended requests are dropped here, while ioc (their sockets' context) still exists; a
+    // fetch that ends later finds the server closed.
+    std::map<const Session*, std::shared_ptr<Session>> drop;
+    std::lock_guard<std::mutex> lock(sh->mu);
+    sh->closed = true;
+    drop.swap(sh->parked);
+  }
   if (pool) pool->stop();
   return 0;
 }
@@ -461,7 +529,8 @@ int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions&
     if (target == "/metrics") return text(req.version(), http::status::ok, metrics.render(), "text/plain; version=0.0.4");
     return std::nullopt;
   };
-  svc.handle = [&verifier, &metrics, unauthorized](const Request& req) -> Response {
+  svc.handle_parkable = [&verifier, &metrics, unauthorized](const Request& req,
+                                                            std::function<void()> resume) -> std::optional<Response> {
     std::string_view target = req.target();
     std::vector<httpsig::FieldLine> fields;
     for (const auto& f : req) fields.push_back({std::string(f.name_string()), std::string(f.value())});
@@ -473,7 +542,12 @@ int run_verify_server(Verifier& verifier, Metrics& metrics, const ServerOptions&
       metrics.rejected(bad.reason);
       return unauthorized(req.version(), bad);
     }
-    Decision d = verifier.decide(m.value(), unix_now());
+    // A request whose agent's keys are being fetched is suspended (no thread waits on the
+    // network) and runs again when the fetch ends; its last allowed run waits, bounded.
+    DirectoryCache::Park park;
+    park.resume = std::move(resume);
+    Decision d = verifier.decide(m.value(), unix_now(), park.resume ? &park : nullptr);
+    if (park.parked) return std::nullopt;
     if (d.status != 200) {
       log_detail(d);
       return unauthorized(req.version(), d);

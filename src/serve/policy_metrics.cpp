@@ -266,6 +266,8 @@ std::string Metrics::render() const {
   gauge("pqsig_directory_cache_bytes", "Key material bytes held by the directory cache (estimated, as verification holds it).",
         dir_cache_bytes.load());
   gauge("pqsig_directory_cache_entries", "Agents with keys in the directory cache.", dir_cache_entries.load());
+  gauge("pqsig_directory_fetches_running", "Directory fetches in flight (asynchronous: no thread held).", dir_fetches_running.load());
+  gauge("pqsig_directory_parked_requests", "Requests suspended until a directory fetch they need ends.", dir_parked.load());
   gauge("pqsig_nonce_store_entries", "Nonces held by the in-process replay store.", nonce_entries.load());
   return o;
 }

@@ -123,11 +123,12 @@ Result<std::unique_ptr<Verifier>> Verifier::create(VerifyOptions opt, const std:
   return v;
 }
 
-Decision Verifier::decide(const hs::Message& request, std::int64_t now) noexcept {
+Decision Verifier::decide(const hs::Message& request, std::int64_t now, DirectoryCache::Park* park) noexcept {
   auto t0 = std::chrono::steady_clock::now();
   Decision d;
   try {
-    d = decide_impl(request, now);
+    d = decide_impl(request, now, park);
+    if (park && park->parked) return d;  // suspended: not a decision, nothing counted
   } catch (...) {  // never 200 on an internal error
     d = reject("internal_error", "internal error while verifying");
     if (metrics_) ++metrics_->internal_errors;
@@ -143,7 +144,7 @@ Decision Verifier::decide(const hs::Message& request, std::int64_t now) noexcept
   return d;
 }
 
-Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
+Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now, DirectoryCache::Park* park) {
   const Policy& pol = opt_.policy;
   if (hs::header_section_size(req) > opt_.max_header_bytes) {
     if (metrics_) metrics_->limit_hit("header_bytes");
@@ -241,7 +242,8 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now) {
                                                  "(a request cannot choose to skip the signed directory)");
         continue;
       }
-      auto k = dirs_->get(ref, now);
+      auto k = dirs_->get(ref, now, park);
+      if (park && park->parked) return reject("directory_pending", k ? std::string() : k.error().message);
       if (!k) {
         agent_errors.emplace_back(*member, k.error().message);
         continue;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <thread>
@@ -713,6 +714,138 @@ TEST(ServeDirectoryCache, ConcurrentFetchesBounded) {
   t.join();
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("too many"), std::string::npos) << r.error().message;
+}
+
+// A stranger naming one origin under many agent URLs (distinct cache keys) holds at most
+// max_fetches_per_origin fetch slots; the next is refused at once, not remembered as a failure,
+// and other origins are still fetched.
+TEST(ServeDirectoryCache, PerOriginFetchCapHoldsAgainstManyUrls) {
+  sv::Metrics m;
+  sv::DirectoryCacheOptions o;
+  o.max_fetches_per_origin = 2;
+  std::atomic<int> entered{0};
+  std::atomic<bool> release{false};
+  std::atomic<int> other{0};
+  sv::DirectoryCache c(o, &m, [&](const std::string& url) -> pqsig::Result<cl::HttpResponse> {
+    if (url.find("s.example") != std::string::npos) {
+      ++entered;
+      for (int i = 0; i < 400 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    } else {
+      ++other;
+    }
+    return pqsig::Error{Errc::io, "down"};
+  });
+  std::thread t1([&] { (void)c.get({"https://s.example", sv::AgentType::directory}, kNow); });
+  std::thread t2([&] { (void)c.get({"https://s.example/", sv::AgentType::directory}, kNow); });
+  for (int i = 0; i < 400 && entered < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(entered.load(), 2);
+  auto r = c.get({"https://s.example/.well-known/http-message-signatures-directory", sv::AgentType::directory}, kNow);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("too many directory fetches from https://s.example"), std::string::npos) << r.error().message;
+  EXPECT_EQ(entered.load(), 2);        // never asked
+  EXPECT_EQ(c.negative_size(), 0u);    // and not remembered: the origin is not blamed for our cap
+  auto b = c.get({"https://b.example", sv::AgentType::directory}, kNow);  // another origin: fetched
+  EXPECT_FALSE(b.ok());
+  EXPECT_EQ(other.load(), 1);
+  release = true;
+  t1.join();
+  t2.join();
+  EXPECT_NE(m.render().find("pqsig_limit_hits_total{limit=\"directory_fetches_per_origin\"} 1"), std::string::npos);
+}
+
+// A request that needs a fetch in flight parks instead of waiting: get() returns at once, and
+// the resume is called exactly once when the fetch ends; run again, the request finds the outcome.
+// Past max_parked, a request waits as a blocking caller does (bounded), counted.
+TEST(ServeDirectoryCache, ParkedRequestsResumeOnceWhenTheFetchEnds) {
+  sv::Metrics m;
+  sv::DirectoryCacheOptions o;
+  o.max_parked = 1;
+  std::atomic<bool> entered{false}, release{false};
+  sv::DirectoryCache c(o, &m, [&](const std::string&) -> pqsig::Result<cl::HttpResponse> {
+    entered = true;
+    for (int i = 0; i < 400 && !release; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    return pqsig::Error{Errc::io, "stranger down"};
+  });
+  const sv::AgentRef a{"https://slow.example", sv::AgentType::directory};
+  std::thread t([&] { (void)c.get(a, kNow); });  // the fetch (a test fetch runs on its caller's thread)
+  for (int i = 0; i < 400 && !entered; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(entered.load());
+  std::atomic<int> resumed{0};
+  sv::DirectoryCache::Park p;
+  p.resume = [&] { ++resumed; };
+  auto t0 = std::chrono::steady_clock::now();
+  auto r = c.get(a, kNow, &p);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(1000));  // did not wait for the fetch
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(p.parked);
+  EXPECT_EQ(c.parked(), 1u);
+  EXPECT_EQ(resumed.load(), 0);
+  // The second parker is over max_parked: it waits (on its own thread) like a blocking caller.
+  sv::DirectoryCache::Park p2;
+  p2.resume = [&] { ++resumed; };
+  std::thread t2([&] { (void)c.get(a, kNow, &p2); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  release = true;
+  t.join();
+  t2.join();
+  EXPECT_FALSE(p2.parked);
+  EXPECT_EQ(resumed.load(), 1);
+  EXPECT_EQ(c.parked(), 0u);
+  sv::DirectoryCache::Park again;
+  again.resume = [&] { ++resumed; };
+  auto r2 = c.get(a, kNow, &again);  // the outcome is filed: answered, not parked
+  EXPECT_FALSE(again.parked);
+  ASSERT_FALSE(r2.ok());
+  EXPECT_NE(r2.error().message.find("stranger down"), std::string::npos) << r2.error().message;
+  EXPECT_NE(m.render().find("pqsig_limit_hits_total{limit=\"directory_parked\"} 1"), std::string::npos);
+}
+
+// The per-address cap, live on the asynchronous fetcher: one address holds at most
+// max_per_address connections; a fetch over it fails at once, flagged busy (not the server's
+// answer). Sockets on 127.0.0.1 that never answer stand for a stranger's many host names.
+TEST(ServeClient, AsyncFetcherCapsConnectionsPerAddress) {
+  int hole = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(hole, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+  socklen_t len = sizeof a;
+  getsockname(hole, reinterpret_cast<sockaddr*>(&a), &len);
+  ASSERT_EQ(listen(hole, 64), 0);
+  const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/";
+  cl::AsyncFetcher::Options fo;
+  fo.max_per_address = 2;
+  cl::HttpLimits l;
+  l.allow_http = true;
+  l.allow_private_addresses = true;
+  l.connect_timeout_ms = 1500;
+  l.total_timeout_ms = 1500;
+  std::mutex mu;
+  std::condition_variable cv;
+  int done = 0, busy = 0, failed_late = 0;
+  auto t0 = std::chrono::steady_clock::now();
+  {
+    cl::AsyncFetcher f(fo);
+    for (int i = 0; i < 5; ++i)
+      f.start(url, {}, l, [&](pqsig::Result<cl::HttpResponse> r, bool b) {
+        std::lock_guard<std::mutex> lock(mu);
+        ++done;
+        if (b) {
+          ++busy;
+          EXPECT_FALSE(r.ok());
+          EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(1200));  // at once
+        } else if (!r.ok()) {
+          ++failed_late;
+        }
+        cv.notify_all();
+      });
+    std::unique_lock<std::mutex> lock(mu);
+    cv.wait_for(lock, std::chrono::seconds(10), [&] { return done == 5; });
+  }
+  EXPECT_EQ(done, 5);
+  EXPECT_EQ(busy, 3);
+  EXPECT_EQ(failed_late, 2);  // the two that connected hung until the timeout
+  close(hole);
 }
 
 TEST(ServeClient, PlainHttpRefusedByDefault) {
