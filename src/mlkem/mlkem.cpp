@@ -647,6 +647,46 @@ struct Scheme {
     for (int i = 0; i < k; ++i) ops.compress_encode(12, s_hat[i].c, dk + 384 * i);
   }
 
+  // ML-KEM-512's noise for K-PKE.Encrypt (Algorithm 14 lines 9–17): y0, y1 = SamplePolyCBD_3(PRF_3(r, 0/1))
+  // (two SHAKE256 blocks each), e1 = SamplePolyCBD_2(PRF_2(r, 2/3)) and e2 = SamplePolyCBD_2(PRF_2(r, 4))
+  // (one block each) on two 4-way permutations: e2 starts on e1[0]'s lane once that lane has its
+  // block, instead of a single permutation of its own. Secret (r): states and buffers wiped.
+  static void noise_512_x4(const std::uint8_t r[32], NttPoly* y, Poly* e) noexcept {
+    constexpr std::size_t R = hash::kShake256Rate;
+    const PolyOps& ops = poly_ops();
+    const hash::detail::KeccakX4Backend& be = hash::detail::keccak_x4_backend();
+    alignas(32) std::uint64_t st[25][4] = {};
+    alignas(32) std::uint8_t buf[5][2 * R];
+    const auto start = [&](int lane, std::uint8_t N) {
+      std::uint8_t in[R] = {};  // r ‖ N, padded (SHAKE suffix 1111, pad10*1)
+      std::memcpy(in, r, 32);
+      in[32] = N;
+      in[33] = 0x1F;
+      in[R - 1] |= 0x80;
+      for (std::size_t w = 0; w < 25; ++w) st[w][lane] = w < R / 8 ? load64(in + 8 * w) : 0;
+      secure_zero(in, sizeof in);
+    };
+    const auto take = [&](int lane, std::uint8_t* out) {
+      for (std::size_t w = 0; w < R / 8; ++w) std::memcpy(out + 8 * w, &st[w][lane], 8);
+    };
+    for (int l = 0; l < 4; ++l) start(l, static_cast<std::uint8_t>(l));
+    be.permute(st);
+    for (int l = 0; l < 4; ++l) take(l, buf[l]);
+    start(2, 4);
+    be.permute(st);
+    take(0, buf[0] + R);
+    take(1, buf[1] + R);
+    take(2, buf[4]);
+    static_assert(k == 2 && P::eta1 == 3 && P::eta2 == 2, "ML-KEM-512 only");
+    ops.sample_poly_cbd(3, buf[0], y[0].c);
+    ops.sample_poly_cbd(3, buf[1], y[1].c);
+    ops.sample_poly_cbd(2, buf[2], e[0].c);
+    ops.sample_poly_cbd(2, buf[3], e[1].c);
+    ops.sample_poly_cbd(2, buf[4], e[2].c);
+    secure_zero(st, sizeof st);
+    secure_zero(buf, sizeof buf);
+  }
+
   // FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), with ek_PKE already decoded (t̂).
   // Â (row-major, k·k entries) is `a` when expanded already (a prepared EkState), or is sampled
   // here from ρ into a_fill (the cold path; a == nullptr) — for k = 2 in the same XOF batch as
@@ -657,7 +697,14 @@ struct Scheme {
     Wiped<NttPoly[k]> y;   // y, then ŷ
     Wiped<Poly[k + 1]> e;  // e1 (k polys), e2
     Wiped<Poly> mu, v, u;
-    {
+    bool noise_done = false;
+    if constexpr (k == 2) {
+      if (a && use_cold_x4_schedule()) {
+        noise_512_x4(r, y.v, e.v);
+        noise_done = true;
+      }
+    }
+    if (!noise_done) {
       constexpr bool kJoint = k == 2;
       XofJob jobs[k * k + 2 * k + 1];
       int n = 0;
