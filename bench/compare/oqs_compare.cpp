@@ -9,7 +9,8 @@
 // pqsig is driven through its suite API exactly as `pqsig price` drives it:
 //   ML-DSA keygen = SigningKey::generate; sign (cold) = SigningKey::from_expanded(FIPS sk bytes) +
 //   sign (hedged), what OQS_SIG_sign does plus the key check from_expanded runs; sign (cold, no
-//   key check) = mldsa::sign(encoded sk) (raw API: no import check, as OQS_SIG_sign); sign (prepared) = SigningKey::sign on a prepared key;
+//   key check) = mldsa::sign(encoded sk) (raw API: no import check, as OQS_SIG_sign);
+//   sign (prepared) = SigningKey::sign on a prepared key;
 //   verify (cold) = VerifyingKey::from_public(encoded pk) + verify — what liboqs does per call;
 //   verify (prepared) = verify on a VerifyingKey prepared once;
 //   ML-KEM keygen = KemPrivateKey::generate; encaps (cold) = kem_encaps_once(suite, ek bytes) and
