@@ -8,7 +8,9 @@
 //
 // pqsig is driven through its suite API exactly as `pqsig price` drives it:
 //   ML-DSA keygen = SigningKey::generate; sign (cold) = SigningKey::from_expanded(FIPS sk bytes) +
-//   sign (hedged), what OQS_SIG_sign does; sign (prepared) = SigningKey::sign on a prepared key;
+//   sign (hedged), what OQS_SIG_sign does plus the key check from_expanded runs; sign (cold, no
+//   key check) = mldsa::sign(encoded sk) (raw API: no import check, as OQS_SIG_sign);
+//   sign (prepared) = SigningKey::sign on a prepared key;
 //   verify (cold) = VerifyingKey::from_public(encoded pk) + verify — what liboqs does per call;
 //   verify (prepared) = verify on a VerifyingKey prepared once;
 //   ML-KEM keygen = KemPrivateKey::generate; encaps (cold) = kem_encaps_once(suite, ek bytes) and
@@ -34,6 +36,7 @@
 #include <vector>
 
 #include "compare_common.hpp"
+#include "pqsig/mldsa.hpp"
 
 using namespace pqsig;
 using namespace pqsig::compare;
@@ -74,6 +77,18 @@ void prepare_sig(SigPair& P, const SuiteInfo& s, const char* oqs_name, std::size
   }
   P.p.add_operations(sides.pqsig);
   SigPair* S = &P;
+  // sign (cold, no import check): FIPS 204 Algorithm 2 from the encoded sk through the raw API
+  // (mldsa::sign: skDecode + ExpandA + sign, hedged) — exactly what OQS_SIG_sign does. The
+  // "sign (cold)" row above also pays SigningKey::from_expanded's key check (t and tr recomputed
+  // from s1, s2: the public key and H(pk)), which liboqs does not do.
+  const auto lv = mldsa::level_from_name(s.id);
+  if (!lv) die("not an ML-DSA suite: " + std::string(s.id));
+  const mldsa::Level level = *lv;
+  sides.pqsig.push_back({"sign (cold, no key check)", [S, level]() -> Status {
+                           const auto& m = S->p.msgs[S->p.i_sign++ % S->p.msgs.size()];
+                           bytes sig(mldsa::params(level).sig_bytes);
+                           return mldsa::sign(level, S->p.expanded, m, sig);
+                         }});
   sides.anchor.push_back({"keygen", [S]() -> Status {
                       if (OQS_SIG_keypair(S->oqs, S->kpk.data(), S->ksk.data()) != OQS_SUCCESS)
                         return Error{Errc::internal, "OQS_SIG_keypair"};
@@ -98,6 +113,14 @@ void prepare_sig(SigPair& P, const SuiteInfo& s, const char* oqs_name, std::size
   // (no ratio: prepared is never compared with cold).
   sides.anchor.push_back({"verify (cold)", oqs_verify});
   sides.anchor.push_back({"verify (prepared)", nullptr});
+  sides.anchor.push_back({"sign (cold, no key check)", [S]() -> Status {  // the same call as sign (cold)
+                            const auto& m = S->p.msgs[S->o_sign++ % S->p.msgs.size()];
+                            std::size_t n = S->ksig.size();
+                            if (OQS_SIG_sign(S->oqs, S->ksig.data(), &n, m.data(), m.size(), S->osk.data()) !=
+                                OQS_SUCCESS)
+                              return Error{Errc::internal, "OQS_SIG_sign"};
+                            return {};
+                          }});
 }
 
 // ---------------------------------------------------------------- KEMs

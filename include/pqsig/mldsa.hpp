@@ -115,6 +115,9 @@ class PreparedSigningKey {
  public:
   /// Decodes an expanded secret key (s1/s2 range checked; use sk_check for the full check).
   static Result<PreparedSigningKey> create(Level lv, byte_span sk);
+  /// sk_check and create in one pass (one skDecode, one ExpandA): the full check of sk_check
+  /// (same error), its recomputed public key written to pk, and the prepared key.
+  static Result<PreparedSigningKey> create_checked(Level lv, byte_span sk, mut_byte_span pk);
   /// FIPS 204, Algorithm 6: ML-DSA.KeyGen_internal(ξ) as mldsa::keygen_internal (same pk and sk
   /// bytes), returning the prepared key built from the same computation (Â expanded once).
   static Result<PreparedSigningKey> keygen_internal(Level lv, byte_span seed, mut_byte_span pk, mut_byte_span sk);

@@ -475,10 +475,8 @@ struct Impl {
     Poly s1[L], t[K];
     uint8_t seedbuf[128];  // ρ ‖ ρ′ ‖ K
   };
-  struct CheckWork {  // CheckSecretKey's decoded key and recomputed t
-    Poly s1[L], s2[K], t[K], t1[K], t0[K];
-    Poly s1hat[L];
-    uint8_t seedbuf[128];  // ρ ‖ ρ′ ‖ K
+  struct CheckWork {  // CheckInto's recomputed t, t1 and tr
+    Poly t[K], t1[K];
     uint8_t tr[64];
   };
 
@@ -528,38 +526,37 @@ struct Impl {
     KeyGen_internal(xi, pk, sk, s, false);
   }
 
-  // Checks an expanded secret key and recomputes its public key (see mldsa.hpp: sk_check).
-  static bool CheckSecretKey(const uint8_t* sk, uint8_t* pk) noexcept {
+  // Checks an expanded secret key and recomputes its public key (see mldsa.hpp: sk_check),
+  // decoding it into s as PrepareSecret does (NTT(s1) and Â, s2 and t0 left for CompleteSecret):
+  // the check and the prepared key share one skDecode and one ExpandA. s is wiped by the caller.
+  static bool CheckInto(const uint8_t* sk, uint8_t* pk, SecretState& s) noexcept {
     CheckWork w;
     ScopedWipe<CheckWork> wipe(w);
-    SecretState s;
-    SecretWipe wipe_s{s};
-    uint8_t* rho = w.seedbuf;
-    uint8_t* key = w.seedbuf + 96;
-    uint32_t bad = skDecode(sk, rho, key, w.tr, w.s1, w.s2, w.t0);
-    ExpandA(s.A, rho);
-    for (int i = 0; i < L; ++i) {
-      w.s1hat[i] = w.s1[i];
-      be().ntt(w.s1hat[i].c);
-    }
-    ComputeT(w.t, s.A, w.s1hat, w.s2);
+    uint32_t bad = skDecode(sk, s.rho, s.key, s.tr, s.s1, s.s2, s.t0);
+    ExpandA(s.A, s.rho);
+    for (int i = 0; i < L; ++i) be().ntt(s.s1[i].c);
+    ComputeT(w.t, s.A, s.s1, s.s2);
     uint32_t diff = 0;
     for (int i = 0; i < K; ++i)
       for (int j = 0; j < kN; ++j) {
         int32_t t0;
         Power2Round(w.t[i].c[j], w.t1[i].c[j], t0);
-        diff |= static_cast<uint32_t>(t0 ^ w.t0[i].c[j]);
+        diff |= static_cast<uint32_t>(t0 ^ s.t0[i].c[j]);
       }
     // Declassified: t1 is the public key being recomputed.
     CT_DECLASSIFY(w.t1, sizeof w.t1);
-    pkEncode(pk, rho, w.t1);
-    uint8_t tr[64];
-    ComputeTr(pk, tr);
-    diff |= ct::neq_mask(tr, w.tr, 64);
+    pkEncode(pk, s.rho, w.t1);
+    ComputeTr(pk, w.tr);
+    diff |= ct::neq_mask(w.tr, s.tr, 64);
     uint32_t ok = ~ct::mask_nonzero_u32(bad | diff) & 1u;
     // Declassified: whether an imported key is well formed is not secret (it is rejected).
     CT_DECLASSIFY(&ok, sizeof ok);
     return ok != 0;
+  }
+  static bool CheckSecretKey(const uint8_t* sk, uint8_t* pk) noexcept {
+    SecretState s;
+    SecretWipe wipe_s{s};
+    return CheckInto(sk, pk, s);
   }
 
   // ------------------------------------------------------------------ Sign
@@ -1022,6 +1019,22 @@ Result<PreparedSigningKey> PreparedSigningKey::create(Level lv, byte_span sk) {
     Holder h(new typename I::SecretState, &destroy_secret_state<I>);
     if (!I::PrepareSecret(*static_cast<typename I::SecretState*>(h.get()), sk.data()))
       return Error{Errc::invalid_encoding, "ML-DSA secret key: s1/s2 coefficient out of range"};
+    return PreparedSigningKey(lv, std::move(h));
+  });
+}
+
+Result<PreparedSigningKey> PreparedSigningKey::create_checked(Level lv, byte_span sk, mut_byte_span pk) {
+  if (auto s = check_level(lv); !s) return s.error();
+  const Params& p = params(lv);
+  if (auto s = check_len("ML-DSA secret key", sk.size(), p.sk_bytes); !s) return s.error();
+  if (auto s = check_len("ML-DSA public key buffer", pk.size(), p.pk_bytes); !s) return s.error();
+  return dispatch(lv, [&](auto impl) -> Result<PreparedSigningKey> {
+    using I = decltype(impl);
+    Holder h(new typename I::SecretState, &destroy_secret_state<I>);  // wiped when dropped
+    if (!I::CheckInto(sk.data(), pk.data(), *static_cast<typename I::SecretState*>(h.get()))) {
+      secure_zero(pk.data(), pk.size());
+      return Error{Errc::key_check_failed, "ML-DSA secret key is malformed or inconsistent (s1/s2 range, t0, tr)"};
+    }
     return PreparedSigningKey(lv, std::move(h));
   });
 }

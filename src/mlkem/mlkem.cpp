@@ -401,6 +401,108 @@ bool sha3_256_and_shake256(byte_span a, byte_span b0, byte_span b1, std::uint8_t
   return false;  // no entry sampled here
 }
 
+// ---------------------------------------------------------------- the cold 4-way schedule
+// Without the 8-way backend, the cold paths run Â's SampleNTT calls (Algorithm 7, SHAKE128) and
+// the long hashes they need from the encoded key — H(ek) (SHA3-256) and, for Decaps, K̄ = J(z ‖ c)
+// (SHAKE256) — side by side on the 4-way permutation: each hash keeps one lane for as long as it
+// has blocks to absorb, the other lanes sample Â entries, kSampleNttFirst blocks per batch. On a
+// SIMD 4-way backend a permutation of four states costs far less than four single ones (about
+// 1.5 single ones on AVX2), and H(ek) / J are what the cold path adds to the prepared one.
+struct HashLaneX4 {
+  byte_span p0, p1;         // the message p0 ‖ p1
+  std::uint8_t suffix = 0;  // FIPS 202 domain bits: 0x06 (SHA3) or 0x1F (SHAKE)
+  std::uint8_t* out = nullptr;  // 32 bytes
+  std::size_t blocks = 0, next = 0;
+  void init(byte_span a, byte_span b, std::uint8_t sfx, std::uint8_t* o) noexcept {
+    p0 = a;
+    p1 = b;
+    suffix = sfx;
+    out = o;
+    blocks = (a.size() + b.size()) / 136 + 1;  // the padded last block included
+    next = 0;
+  }
+  bool done() const noexcept { return next >= blocks; }
+};
+
+// True when the 4-way schedule is the faster one: a SIMD 4-way backend without the 8-way one.
+bool use_cold_x4_schedule() noexcept {
+  return !hash::ShakeX8::eight_way() && &hash::detail::keccak_x4_backend() != &hash::detail::kKeccakX4Scalar;
+}
+
+// Â[i][j] = SampleNTT(ρ ‖ j ‖ i) for the row-major entries 0 .. ne − 1 of a k×k matrix, with the
+// nh ≤ 2 hash lanes absorbing their blocks on lanes 0 .. nh − 1 meanwhile. The hash lanes may hold
+// secrets (J's z): the states and block buffer are wiped. Â and ρ are public.
+void sample_matrix_x4_with_hashes(const PolyOps& ops, NttPoly* a, int k, int ne, const std::uint8_t rho[32],
+                                  HashLaneX4* hl, int nh) noexcept {
+  constexpr std::size_t XR = hash::kShake128Rate, R = 136;
+  const hash::detail::KeccakX4Backend& be = hash::detail::keccak_x4_backend();
+  alignas(32) std::uint64_t st[25][4] = {};
+  alignas(32) std::uint8_t buf[4][kSampleNttFirst * XR];
+  alignas(8) std::uint8_t blk[R];
+  int e = 0;
+  for (;;) {
+    bool hashing = false;
+    for (int h = 0; h < nh; ++h) hashing |= !hl[h].done();
+    const int hs = hashing ? nh : 0;  // lanes 0 .. hs − 1 keep the hashes
+    const int n = ne - e < 4 - hs ? ne - e : 4 - hs;
+    if (n <= 0 && !hashing) break;
+    for (int l = 0; l < n; ++l) {  // ρ ‖ j ‖ i, padded (SHAKE suffix 1111, pad10*1)
+      const int idx = e + l;
+      std::uint8_t in[XR] = {};
+      std::memcpy(in, rho, 32);
+      in[32] = static_cast<std::uint8_t>(idx % k);
+      in[33] = static_cast<std::uint8_t>(idx / k);
+      in[34] = 0x1F;
+      in[XR - 1] |= 0x80;
+      for (std::size_t w = 0; w < 25; ++w) st[w][hs + l] = w < XR / 8 ? load64(in + 8 * w) : 0;
+    }
+    for (std::size_t b = 0; b < kSampleNttFirst; ++b) {
+      bool any = n > 0;
+      for (int h = 0; h < hs; ++h) {
+        HashLaneX4& H = hl[h];
+        if (H.done()) continue;
+        any = true;
+        const std::size_t len = H.p0.size() + H.p1.size(), off = H.next * R;
+        if (off + R <= len && off + R <= H.p0.size()) {
+          for (std::size_t w = 0; w < R / 8; ++w) st[w][h] ^= load64(H.p0.data() + off + 8 * w);
+        } else if (off >= H.p0.size() && off + R <= len) {
+          for (std::size_t w = 0; w < R / 8; ++w) st[w][h] ^= load64(H.p1.data() + (off - H.p0.size()) + 8 * w);
+        } else {
+          padded_block(blk, R, H.p0, H.p1, len, H.next, H.suffix);
+          for (std::size_t w = 0; w < R / 8; ++w) st[w][h] ^= load64(blk + 8 * w);
+        }
+      }
+      if (!any) break;
+      be.permute(st);
+      for (int h = 0; h < hs; ++h) {
+        HashLaneX4& H = hl[h];
+        if (H.done()) continue;
+        if (++H.next == H.blocks)
+          for (int w = 0; w < 4; ++w) std::memcpy(H.out + 8 * w, &st[w][h], 8);
+      }
+      for (int l = 0; l < n; ++l)
+        for (std::size_t w = 0; w < XR / 8; ++w) std::memcpy(buf[l] + XR * b + 8 * w, &st[w][hs + l], 8);
+    }
+    for (int l = 0; l < n; ++l) {
+      NttPoly& out = a[e + l];
+      int count = ops.sample_ntt_parse(out.c, 0, buf[l], sizeof buf[l]);
+      if (count < kN) {  // rare: more SHAKE128 blocks, on the single-state permutation
+        std::uint64_t x[25];
+        for (int w = 0; w < 25; ++w) x[w] = st[w][hs + l];
+        while (count < kN) {
+          hash::keccak_f1600(x);
+          std::uint8_t eb[XR];
+          for (std::size_t w = 0; w < XR / 8; ++w) std::memcpy(eb + 8 * w, &x[w], 8);
+          count = ops.sample_ntt_parse(out.c, count, eb, XR);
+        }
+      }
+    }
+    e += n;
+  }
+  secure_zero(st, sizeof st);
+  secure_zero(blk, sizeof blk);
+}
+
 template <class T>
 struct Wiped {  // a stack secret wiped on scope exit
   T v;
@@ -545,6 +647,46 @@ struct Scheme {
     for (int i = 0; i < k; ++i) ops.compress_encode(12, s_hat[i].c, dk + 384 * i);
   }
 
+  // ML-KEM-512's noise for K-PKE.Encrypt (Algorithm 14 lines 9–17): y0, y1 = SamplePolyCBD_3(PRF_3(r, 0/1))
+  // (two SHAKE256 blocks each), e1 = SamplePolyCBD_2(PRF_2(r, 2/3)) and e2 = SamplePolyCBD_2(PRF_2(r, 4))
+  // (one block each) on two 4-way permutations: e2 starts on e1[0]'s lane once that lane has its
+  // block, instead of a single permutation of its own. Secret (r): states and buffers wiped.
+  static void noise_512_x4(const std::uint8_t r[32], NttPoly* y, Poly* e) noexcept {
+    constexpr std::size_t R = hash::kShake256Rate;
+    const PolyOps& ops = poly_ops();
+    const hash::detail::KeccakX4Backend& be = hash::detail::keccak_x4_backend();
+    alignas(32) std::uint64_t st[25][4] = {};
+    alignas(32) std::uint8_t buf[5][2 * R];
+    const auto start = [&](int lane, std::uint8_t N) {
+      std::uint8_t in[R] = {};  // r ‖ N, padded (SHAKE suffix 1111, pad10*1)
+      std::memcpy(in, r, 32);
+      in[32] = N;
+      in[33] = 0x1F;
+      in[R - 1] |= 0x80;
+      for (std::size_t w = 0; w < 25; ++w) st[w][lane] = w < R / 8 ? load64(in + 8 * w) : 0;
+      secure_zero(in, sizeof in);
+    };
+    const auto take = [&](int lane, std::uint8_t* out) {
+      for (std::size_t w = 0; w < R / 8; ++w) std::memcpy(out + 8 * w, &st[w][lane], 8);
+    };
+    for (int l = 0; l < 4; ++l) start(l, static_cast<std::uint8_t>(l));
+    be.permute(st);
+    for (int l = 0; l < 4; ++l) take(l, buf[l]);
+    start(2, 4);
+    be.permute(st);
+    take(0, buf[0] + R);
+    take(1, buf[1] + R);
+    take(2, buf[4]);
+    static_assert(k == 2 && P::eta1 == 3 && P::eta2 == 2, "ML-KEM-512 only");
+    ops.sample_poly_cbd(3, buf[0], y[0].c);
+    ops.sample_poly_cbd(3, buf[1], y[1].c);
+    ops.sample_poly_cbd(2, buf[2], e[0].c);
+    ops.sample_poly_cbd(2, buf[3], e[1].c);
+    ops.sample_poly_cbd(2, buf[4], e[2].c);
+    secure_zero(st, sizeof st);
+    secure_zero(buf, sizeof buf);
+  }
+
   // FIPS 203, Algorithm 14: K-PKE.Encrypt(ek_PKE, m, r), with ek_PKE already decoded (t̂).
   // Â (row-major, k·k entries) is `a` when expanded already (a prepared EkState), or is sampled
   // here from ρ into a_fill (the cold path; a == nullptr) — for k = 2 in the same XOF batch as
@@ -555,7 +697,14 @@ struct Scheme {
     Wiped<NttPoly[k]> y;   // y, then ŷ
     Wiped<Poly[k + 1]> e;  // e1 (k polys), e2
     Wiped<Poly> mu, v, u;
-    {
+    bool noise_done = false;
+    if constexpr (k == 2) {
+      if (a && use_cold_x4_schedule()) {
+        noise_512_x4(r, y.v, e.v);
+        noise_done = true;
+      }
+    }
+    if (!noise_done) {
       constexpr bool kJoint = k == 2;
       XofJob jobs[k * k + 2 * k + 1];
       int n = 0;
@@ -676,6 +825,19 @@ struct Scheme {
     std::uint8_t hek[32];
     NttPoly a[k * k];
     const std::uint8_t* rho = ek + 384 * k;
+    if (use_cold_x4_schedule()) {
+      // Â and H(ek) together on the 4-way permutation (H on one lane, Â on the other three), then
+      // G, then the noise (kpke_encrypt).
+      HashLaneX4 hl;
+      hl.init(byte_span(ek, kEk), byte_span{}, 0x06, hek);
+      sample_matrix_x4_with_hashes(ops, a, k, k * k, rho, &hl, 1);
+      Wiped<std::uint8_t[64]> kr;  // (K, r) = G(m ‖ H(ek))
+      G(kr.v, byte_span(m, 32), byte_span(hek, 32));
+      kpke_encrypt(t_hat, a, nullptr, nullptr, m, kr.v + 32, c);
+      std::memcpy(K, kr.v, 32);
+      CT_DECLASSIFY(c, kCt);
+      return true;
+    }
     if (hash::ShakeX8::eight_way()) {
       // Â first, seven entries per 8-way batch, with H(ek) absorbing three blocks on the eighth
       // lane of each batch (its permutations are free there) while full blocks remain; the rest
@@ -730,8 +892,18 @@ struct Scheme {
     // k = 3 (Â's nine entries: eight per 8-way batch and a lone one): the lone last entry rides
     // beside H(ek) and J on the 4-way AVX-512VL permutation when there is one.
     constexpr bool kLone = (k * k) % 8 == 1;
-    bool lone_done = false;
-    if (check_hash) {
+    bool lone_done = false, a_done = false;
+    if (use_cold_x4_schedule()) {
+      // H(ek) (the §7.3 check) and K̄ = J(z ‖ c) on two lanes of the 4-way permutation, Â on the
+      // other two (and on all four once the hashes are done).
+      std::uint8_t h[32];
+      HashLaneX4 hl[2];
+      hl[0].init(byte_span(ek, kEk), byte_span{}, 0x06, h);
+      hl[1].init(byte_span(z, 32), byte_span(c, kCt), 0x1F, k_bar.v);
+      sample_matrix_x4_with_hashes(ops, a, k, k * k, rho, check_hash ? hl : hl + 1, check_hash ? 2 : 1);
+      if (check_hash && !ct_equal(byte_span(h, 32), byte_span(hek, 32))) return false;  // public
+      a_done = true;
+    } else if (check_hash) {
       std::uint8_t h[32];
       lone_done = sha3_256_and_shake256(byte_span(ek, kEk), byte_span(z, 32), byte_span(c, kCt), h, k_bar.v,
                                         kLone ? &ops : nullptr, kLone ? &a[k * k - 1] : nullptr, rho,
@@ -743,6 +915,7 @@ struct Scheme {
     if (lone_done) {
       XofJob jobs[k * k];
       run_xof_jobs(ops, jobs, matrix_jobs<k>(jobs, a, rho, k * k - 1));
+      a_done = true;
     }
     Wiped<std::uint8_t[32]> m_prime;
     {
@@ -755,7 +928,7 @@ struct Scheme {
     NttPoly t_hat[k];
     for (int i = 0; i < k; ++i) ops.decode_decompress(12, ek + 384 * i, t_hat[i].c);
     Wiped<std::uint8_t[kCt]> c_prime;  // c' = K-PKE.Encrypt(ek_PKE, m', r')
-    if (lone_done) kpke_encrypt(t_hat, a, nullptr, nullptr, m_prime.v, kr.v + 32, c_prime.v);
+    if (a_done) kpke_encrypt(t_hat, a, nullptr, nullptr, m_prime.v, kr.v + 32, c_prime.v);
     else kpke_encrypt(t_hat, nullptr, a, rho, m_prime.v, kr.v + 32, c_prime.v);
     const std::uint8_t differ = ct::neq_mask(c, c_prime.v, kCt);
     std::memcpy(K, kr.v, 32);

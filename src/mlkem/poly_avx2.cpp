@@ -423,8 +423,42 @@ constexpr int kGroup = D == 10 ? 4 : (D == 12 || D == 4) ? 2 : 8;
 template <int D>
 using Acc = std::conditional_t<(kGroup<D> * D > 64), u128, std::uint64_t>;
 
+// d = 11 (ML-KEM-1024's u): eight 11-bit values = 88 bits as a 64-bit word and a 24-bit one
+// (bits 64–87), not a 128-bit accumulator shifted byte by byte.
+PQSIG_AVX2 inline void pack11(const std::uint16_t* t, std::uint8_t* out) {
+  for (int i = 0; i < kN; i += 8, out += 11) {
+    const std::uint64_t lo = std::uint64_t{t[i]} | std::uint64_t{t[i + 1]} << 11 | std::uint64_t{t[i + 2]} << 22 |
+                             std::uint64_t{t[i + 3]} << 33 | std::uint64_t{t[i + 4]} << 44 |
+                             std::uint64_t{t[i + 5]} << 55;
+    const std::uint32_t hi = std::uint32_t{t[i + 5]} >> 9 | std::uint32_t{t[i + 6]} << 2 | std::uint32_t{t[i + 7]} << 13;
+    std::memcpy(out, &lo, 8);  // little-endian targets (x86-64)
+    out[8] = static_cast<std::uint8_t>(hi);
+    out[9] = static_cast<std::uint8_t>(hi >> 8);
+    out[10] = static_cast<std::uint8_t>(hi >> 16);
+  }
+}
+PQSIG_AVX2 inline void unpack11(const std::uint8_t* in, std::uint16_t* t) {
+  constexpr std::uint64_t m = 0x7FF;
+  for (int i = 0; i < kN; i += 8, in += 11) {
+    std::uint64_t lo;
+    std::memcpy(&lo, in, 8);
+    const std::uint64_t hi = std::uint64_t{in[8]} | std::uint64_t{in[9]} << 8 | std::uint64_t{in[10]} << 16;
+    t[i] = static_cast<std::uint16_t>(lo & m);
+    t[i + 1] = static_cast<std::uint16_t>((lo >> 11) & m);
+    t[i + 2] = static_cast<std::uint16_t>((lo >> 22) & m);
+    t[i + 3] = static_cast<std::uint16_t>((lo >> 33) & m);
+    t[i + 4] = static_cast<std::uint16_t>((lo >> 44) & m);
+    t[i + 5] = static_cast<std::uint16_t>(((lo >> 55) | (hi << 9)) & m);
+    t[i + 6] = static_cast<std::uint16_t>((hi >> 2) & m);
+    t[i + 7] = static_cast<std::uint16_t>((hi >> 13) & m);
+  }
+}
 template <int D>
 PQSIG_AVX2 inline void pack(const std::uint16_t* t, std::uint8_t* out) {
+  if constexpr (D == 11) {
+    pack11(t, out);
+    return;
+  }
   constexpr int G = kGroup<D>, B = G * D / 8;
   for (int i = 0; i < kN; i += G, out += B) {
     Acc<D> a = 0;
@@ -434,6 +468,10 @@ PQSIG_AVX2 inline void pack(const std::uint16_t* t, std::uint8_t* out) {
 }
 template <int D>
 PQSIG_AVX2 inline void unpack(const std::uint8_t* in, std::uint16_t* t) {
+  if constexpr (D == 11) {
+    unpack11(in, t);
+    return;
+  }
   constexpr int G = kGroup<D>, B = G * D / 8;
   for (int i = 0; i < kN; i += G, in += B) {
     Acc<D> a = 0;

@@ -100,10 +100,10 @@ Result<std::unique_ptr<SignerImpl>> mldsa_signer_from_expanded(const SuiteInfo& 
   auto impl = std::make_unique<MldsaSigner>();
   impl->lv = *lv;
   impl->pk.resize(mldsa::params(*lv).pk_bytes);
-  if (auto st = mldsa::sk_check(*lv, sk, impl->pk); !st) return st.error();
-  impl->sk = SecretBytes(sk);
-  auto prep = mldsa::PreparedSigningKey::create(*lv, impl->sk.span());
+  // sk_check's full check and the prepared key in one pass (one skDecode, one ExpandA).
+  auto prep = mldsa::PreparedSigningKey::create_checked(*lv, sk, impl->pk);
   if (!prep) return prep.error();
+  impl->sk = SecretBytes(sk);
   impl->prepared.emplace(std::move(prep.value()));
   return std::unique_ptr<SignerImpl>(std::move(impl));
 }

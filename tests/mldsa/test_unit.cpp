@@ -368,6 +368,38 @@ TEST(Mldsa, ExpandedKeyChecks) {
   }
 }
 
+// PreparedSigningKey::create_checked = sk_check + create in one pass: same verdicts, the same
+// recomputed pk, and a prepared key that signs exactly as the unprepared sk does.
+TEST(Mldsa, CreateCheckedMatchesSkCheckAndCreate) {
+  for (Level lv : kLevels) {
+    const auto& p = params(lv);
+    Keys k = make_keys(lv, 11);
+    bytes pk(p.pk_bytes, 0xAA);
+    auto prep = PreparedSigningKey::create_checked(lv, k.sk, pk);
+    ASSERT_TRUE(prep.ok());
+    EXPECT_EQ(pk, k.pk);
+    const bytes msg = {1, 2, 3, 4, 5};
+    Options det;
+    det.deterministic = true;
+    bytes s1(p.sig_bytes), s2(p.sig_bytes);
+    ASSERT_TRUE(prep->sign(msg, s1, det).ok());
+    ASSERT_TRUE(sign(lv, k.sk, msg, s2, det).ok());
+    EXPECT_EQ(s1, s2);
+    EXPECT_TRUE(verify(lv, k.pk, msg, s1).ok());
+    for (std::size_t off : {std::size_t{0}, std::size_t{64}, std::size_t{128}, p.sk_bytes - 1}) {
+      bytes bad = k.sk;
+      bad[off] ^= off == 128 ? 0xFF : 0x01;
+      bytes pk2(p.pk_bytes, 0xAA);
+      auto r = PreparedSigningKey::create_checked(lv, bad, pk2);
+      ASSERT_FALSE(r.ok());
+      EXPECT_EQ(r.error().code, Errc::key_check_failed);
+      EXPECT_EQ(pk2, bytes(p.pk_bytes, 0));  // wiped on failure, as sk_check does
+    }
+    bytes short_pk(p.pk_bytes - 1);
+    EXPECT_EQ(PreparedSigningKey::create_checked(lv, k.sk, short_pk).error().code, Errc::invalid_length);
+  }
+}
+
 TEST(MldsaArith, Avx2MatchesScalar) {
   const auto* avx = detail::poly_backend_avx2();
   if (!avx) GTEST_SKIP() << "no AVX2 backend on this build / CPU";

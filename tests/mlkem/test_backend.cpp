@@ -271,6 +271,9 @@ TEST(MlKemCold, MatchesPreparedAndScalar) {
       for (const bytes* c : {&cold->c, &bad}) {
         auto kc = mlkem::decaps(ps, kp->dk.span(), *c);
         auto kw = dk->decaps(*c);
+        auto kh = mlkem::decaps_checked_key(ps, kp->dk.span(), *c);  // the cold path without the §7.3 check
+        ASSERT_TRUE(kh.ok());
+        ASSERT_EQ(0, std::memcmp(kh->data(), kw->data(), 32));
         cpu::force_portable(true);
         auto kr = mlkem::decaps(ps, kp->dk.span(), *c);
         cpu::force_portable(false);
