@@ -25,7 +25,7 @@
 
 namespace pqsig::kem {
 
-enum class Hybrid { x_wing, x25519_mlkem768, mlkem768_x25519_hkdf };
+enum class Hybrid : int { x_wing, x25519_mlkem768, mlkem768_x25519_hkdf };
 
 struct HybridSizes {
   std::size_t pk, seed, ct, ss, eseed;

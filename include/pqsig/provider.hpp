@@ -25,21 +25,13 @@ namespace pqsig::provider {
 /// "pure,context,prehash,internal,external-mu" (the set bits, in that order).
 std::string interface_names(unsigned mask);
 
-/// Operations besides verification a provider may offer for a suite (bit mask).
-enum Operation : unsigned {
-  kKeygen = 1u << 0,  ///< key pair in the FIPS encodings (ML-DSA / SLH-DSA: pk, expanded sk; ML-KEM: ek, dk)
-  kSign = 1u << 1,    ///< external interface, pure or with context, from the expanded secret key
-  kEncaps = 1u << 2,  ///< FIPS 203, Algorithm 20: ML-KEM.Encaps(ek)
-  kDecaps = 1u << 3,  ///< FIPS 203, Algorithm 21: ML-KEM.Decaps(dk, c), dk the expanded FIPS 203 key
-};
+// The operations besides verification (enum Operation: kKeygen, kSign, kEncaps, kDecaps) are
+// declared with the suites too.
 /// "keygen,sign,encaps,decaps" (the set bits, in that order).
 std::string operation_names(unsigned mask);
 
 /// A key pair made by a provider, in the FIPS encodings every provider reads.
-struct KeyPair {
-  bytes public_key;
-  SecretBytes secret_key;
-};
+using KeyPair = EncodedKeyPair;
 
 /// What a verification covers: the one options type (input M, M′ or μ; ctx and prehash for M).
 using VerifyOptions = SignOptions;

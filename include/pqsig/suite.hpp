@@ -26,6 +26,9 @@ enum class ParameterSet;
 namespace pqsig::classical {
 enum class Kind : std::uint8_t;
 }
+namespace pqsig::kem {
+enum class Hybrid : int;
+}
 
 namespace pqsig {
 
@@ -47,12 +50,13 @@ bool operator==(F f, std::string_view name) noexcept {
 
 /// The parameter set of a suite within its family. Only the members of its family are set:
 ///   ml-dsa: mldsa · slh-dsa: slhdsa · ml-kem: mlkem · classical: classical ·
-///   composite: mldsa + classical (its two parts) · hybrid-kem: mlkem (its ML-KEM part).
+///   composite: mldsa + classical (its two parts) · hybrid-kem: mlkem (its ML-KEM part) + hybrid.
 struct SuiteParams {
   mldsa::Level mldsa{};
   slhdsa::ParamSet slhdsa{};
   mlkem::ParameterSet mlkem{};
   classical::Kind classical{};
+  kem::Hybrid hybrid{};  ///< hybrid-kem only (pqsig/kem.hpp)
 };
 
 /// One entry of the closed registry. Sizes are bytes; 0 means "variable" (RSA, DER forms),
@@ -103,6 +107,13 @@ enum Interface : unsigned {
   kPreHash = 1u << 2,     ///< HashML-DSA / HashSLH-DSA
   kInternal = 1u << 3,    ///< internal interface (M′ given as is)
   kExternalMu = 1u << 4,  ///< ML-DSA external μ
+};
+/// Operations besides verification an implementation may offer for a suite (bit mask).
+enum Operation : unsigned {
+  kKeygen = 1u << 0,  ///< key pair in the FIPS encodings (ML-DSA / SLH-DSA: pk, expanded sk; ML-KEM: ek, dk)
+  kSign = 1u << 1,    ///< external interface, pure or with context, from the expanded secret key
+  kEncaps = 1u << 2,  ///< FIPS 203, Algorithm 20: ML-KEM.Encaps(ek)
+  kDecaps = 1u << 3,  ///< FIPS 203, Algorithm 21: ML-KEM.Decaps(dk, c), dk the expanded FIPS 203 key
 };
 }  // namespace provider
 
@@ -176,6 +187,13 @@ class VerifyingKey {
 struct Encapsulation {
   bytes ciphertext;
   SecretBytes shared_secret;
+};
+
+/// A key pair in the FIPS encodings every provider reads: ML-DSA / SLH-DSA (pk, expanded sk),
+/// ML-KEM (ek, dk).
+struct EncodedKeyPair {
+  bytes public_key;
+  SecretBytes secret_key;
 };
 
 /// KEM decapsulation key. Move-only; wiped on destruction.

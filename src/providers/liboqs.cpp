@@ -18,7 +18,8 @@
 #include <string>
 
 #include "pqsig/hash.hpp"
-#include "providers/liboqs_ops.hpp"
+#include "pqsig/mldsa.hpp"
+#include "pqsig/mlkem.hpp"
 #include "providers/table.hpp"
 #include "suites/backend.hpp"
 
@@ -143,9 +144,12 @@ const MldsaCore* mldsa_core(const SuiteInfo& s) {
                                  &PQCP_MLDSA_NATIVE_MLDSA65_C_verify_pre_hash_internal};
   static constexpr MldsaCore k87{&PQCP_MLDSA_NATIVE_MLDSA87_C_verify_internal,
                                  &PQCP_MLDSA_NATIVE_MLDSA87_C_verify_pre_hash_internal};
-  if (s.id == "ml-dsa-44") return &k44;
-  if (s.id == "ml-dsa-65") return &k65;
-  if (s.id == "ml-dsa-87") return &k87;
+  if (s.family != Family::ml_dsa) return nullptr;
+  switch (s.params.mldsa) {
+    case mldsa::Level::ml_dsa_44: return &k44;
+    case mldsa::Level::ml_dsa_65: return &k65;
+    case mldsa::Level::ml_dsa_87: return &k87;
+  }
   return nullptr;
 }
 // mldsa-native's hash identifiers (MLD_PREHASH_*): 1 = SHA2-224 ... 12 = SHAKE-256, the order of
@@ -311,8 +315,6 @@ Result<std::unique_ptr<VerifierImpl>> liboqs_verifier_from_public(const SuiteInf
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
-const Backend kLiboqsBackend{nullptr, nullptr, &liboqs_signer_from_expanded, &liboqs_verifier_from_public, nullptr, nullptr, &liboqs_interfaces};
-
 struct OqsKemDeleter {
   void operator()(OQS_KEM* k) const noexcept { OQS_KEM_free(k); }
 };
@@ -323,10 +325,12 @@ const OQS_KEM* oqs_kem(const SuiteInfo& s) {
     std::once_flag once;
     std::unique_ptr<OQS_KEM, OqsKemDeleter> kem;
   };
-  static constexpr std::string_view kIds[] = {"ml-kem-512", "ml-kem-768", "ml-kem-1024"};
-  static Entry table[std::size(kIds)];
-  for (std::size_t i = 0; i < std::size(kIds); ++i) {
-    if (kIds[i] != s.id) continue;
+  static constexpr mlkem::ParameterSet kSets[] = {mlkem::ParameterSet::ml_kem_512, mlkem::ParameterSet::ml_kem_768,
+                                                   mlkem::ParameterSet::ml_kem_1024};
+  static Entry table[std::size(kSets)];
+  if (s.family != Family::ml_kem) return nullptr;
+  for (std::size_t i = 0; i < std::size(kSets); ++i) {
+    if (kSets[i] != s.params.mlkem) continue;
     std::call_once(table[i].once, [&] {
       oqs_init_once();
       std::string name;
@@ -341,19 +345,16 @@ const OQS_KEM* oqs_kem(const SuiteInfo& s) {
 Error not_here(const SuiteInfo& s, const char* what) {
   return Error{Errc::unsupported, std::string("liboqs cannot ") + what + " " + std::string(s.id) + " in this build"};
 }
-}  // namespace
 
-const Backend* liboqs_backend() noexcept { return &kLiboqsBackend; }
-
-unsigned liboqs_operations(const SuiteInfo& s) noexcept {
+unsigned oqs_operations(const SuiteInfo& s) noexcept {
   if (s.cls == SuiteClass::kem) return oqs_kem(s) ? provider::kKeygen | provider::kEncaps | provider::kDecaps : 0;
   const OQS_SIG* sig = oqs_sig(s);
   if (!sig) return 0;
   return provider::kKeygen | (sig->sig_with_ctx_support ? provider::kSign : 0u);
 }
 
-Result<provider::KeyPair> liboqs_keygen(const SuiteInfo& s) {
-  provider::KeyPair kp;
+Result<EncodedKeyPair> oqs_keypair(const SuiteInfo& s) {
+  EncodedKeyPair kp;
   OQS_STATUS rc = OQS_ERROR;
   if (s.cls == SuiteClass::kem) {
     const OQS_KEM* kem = oqs_kem(s);
@@ -373,7 +374,7 @@ Result<provider::KeyPair> liboqs_keygen(const SuiteInfo& s) {
 }
 
 // FIPS 203, Algorithm 20 (ML-KEM.Encaps) through liboqs; liboqs runs the §7.2 input check.
-Result<Encapsulation> liboqs_encaps(const SuiteInfo& s, byte_span ek) {
+Result<Encapsulation> oqs_encaps(const SuiteInfo& s, byte_span ek) {
   const OQS_KEM* kem = oqs_kem(s);
   if (!kem) return not_here(s, "encapsulate with");
   if (ek.size() != kem->length_public_key) return length_error(s, "encapsulation key", kem->length_public_key, ek.size());
@@ -386,7 +387,7 @@ Result<Encapsulation> liboqs_encaps(const SuiteInfo& s, byte_span ek) {
 }
 
 // FIPS 203, Algorithm 21 (ML-KEM.Decaps) through liboqs; liboqs runs the §7.3 input check.
-Result<SecretBytes> liboqs_decaps(const SuiteInfo& s, byte_span dk, byte_span ct) {
+Result<SecretBytes> oqs_decaps(const SuiteInfo& s, byte_span dk, byte_span ct) {
   const OQS_KEM* kem = oqs_kem(s);
   if (!kem) return not_here(s, "decapsulate with");
   if (dk.size() != kem->length_secret_key) return length_error(s, "decapsulation key", kem->length_secret_key, dk.size());
@@ -396,6 +397,19 @@ Result<SecretBytes> liboqs_decaps(const SuiteInfo& s, byte_span dk, byte_span ct
     return Error{Errc::key_check_failed, std::string(s.id) + ": liboqs refused the decapsulation key"};
   return ss;
 }
+
+// One entry point set for both families liboqs serves here: the signatures (verification,
+// signing from the expanded key, key pairs) and ML-KEM (key pairs, encaps from ek, decaps from dk).
+constexpr Backend kLiboqsBackend{.signer_from_expanded = &liboqs_signer_from_expanded,
+                                 .verifier_from_public = &liboqs_verifier_from_public,
+                                 .interfaces = &liboqs_interfaces,
+                                 .kem_encaps_once = &oqs_encaps,
+                                 .kem_decaps_once = &oqs_decaps,
+                                 .operations = &oqs_operations,
+                                 .keypair = &oqs_keypair};
+}  // namespace
+
+const Backend* liboqs_backend() noexcept { return &kLiboqsBackend; }
 
 provider::ProviderInfo liboqs_info() {
   oqs_init_once();
@@ -415,17 +429,6 @@ provider::ProviderInfo liboqs_info() {
 #else  // !PQSIG_HAVE_LIBOQS
 
 const Backend* liboqs_backend() noexcept { return nullptr; }
-
-unsigned liboqs_operations(const SuiteInfo&) noexcept { return 0; }
-Result<provider::KeyPair> liboqs_keygen(const SuiteInfo& s) {
-  return Error{Errc::unsupported, "liboqs is not compiled in: cannot generate keys for " + std::string(s.id)};
-}
-Result<Encapsulation> liboqs_encaps(const SuiteInfo& s, byte_span) {
-  return Error{Errc::unsupported, "liboqs is not compiled in: cannot encapsulate with " + std::string(s.id)};
-}
-Result<SecretBytes> liboqs_decaps(const SuiteInfo& s, byte_span, byte_span) {
-  return Error{Errc::unsupported, "liboqs is not compiled in: cannot decapsulate with " + std::string(s.id)};
-}
 
 provider::ProviderInfo liboqs_info() {
   return provider::ProviderInfo{"liboqs", false,

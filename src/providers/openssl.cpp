@@ -6,7 +6,7 @@
 //
 // Interfaces (OpenSSL 3.5 parameters): pure and "context-string"; "message-encoding" = 0 is the
 // internal interface (M′ as is); ML-DSA "mu" = 1 is external μ. OpenSSL has no HashML-DSA /
-// HashSLH-DSA: pre-hash is unsupported. Operations besides verification (openssl_ops.hpp): key
+// HashSLH-DSA: pre-hash is unsupported. Operations besides verification (Backend::operations): key
 // generation (EVP_PKEY_keygen, the FIPS 204 / 205 encodings out through EVP_PKEY_get_raw_*_key)
 // and signing, external interface, pure or with a context, hedged, from the expanded secret key
 // (EVP_PKEY_new_raw_private_key_ex, then EVP_DigestSign). Tested against Debian 13's OpenSSL 3.5
@@ -22,7 +22,6 @@
 #include <mutex>
 #include <string>
 
-#include "providers/openssl_ops.hpp"
 #include "providers/table.hpp"
 #include "suites/backend.hpp"
 
@@ -192,18 +191,13 @@ Result<std::unique_ptr<SignerImpl>> openssl_signer_from_expanded(const SuiteInfo
   return std::unique_ptr<SignerImpl>(std::move(impl));
 }
 
-const Backend kOpensslBackend{nullptr, nullptr, &openssl_signer_from_expanded, &openssl_verifier_from_public, nullptr, nullptr, &openssl_interfaces};
-}  // namespace
-
-const Backend* openssl_backend() noexcept { return &kOpensslBackend; }
-
 unsigned openssl_operations(const SuiteInfo& s) noexcept {
   return has_algorithm(s) ? provider::kKeygen | provider::kSign : 0u;
 }
 
 // FIPS 204, Algorithm 1 (ML-DSA.KeyGen) / FIPS 205, Algorithm 21 (slh_keygen) through libcrypto:
 // the public key and the expanded secret key in their FIPS encodings.
-Result<provider::KeyPair> openssl_keygen(const SuiteInfo& s) {
+Result<EncodedKeyPair> openssl_keypair(const SuiteInfo& s) {
   if (!has_algorithm(s)) return Error{Errc::unsupported, "openssl cannot generate keys for " + std::string(s.id) + " here"};
   const std::string name = ossl_name(s);
   std::unique_ptr<EVP_PKEY_CTX, PkeyCtxDeleter> ctx(EVP_PKEY_CTX_new_from_name(nullptr, name.c_str(), nullptr));
@@ -213,7 +207,7 @@ Result<provider::KeyPair> openssl_keygen(const SuiteInfo& s) {
     return Error{Errc::crypto_backend, std::string(s.id) + ": libcrypto key generation failed"};
   }
   std::unique_ptr<EVP_PKEY, PkeyDeleter> key(raw);
-  provider::KeyPair kp;
+  EncodedKeyPair kp;
   kp.public_key.resize(s.public_key_size);
   kp.secret_key = SecretBytes(s.expanded_key_size);  // written in place: no temporary copy
   std::size_t pk_len = kp.public_key.size(), sk_len = kp.secret_key.size();
@@ -225,6 +219,15 @@ Result<provider::KeyPair> openssl_keygen(const SuiteInfo& s) {
   }
   return kp;
 }
+
+constexpr Backend kOpensslBackend{.signer_from_expanded = &openssl_signer_from_expanded,
+                                  .verifier_from_public = &openssl_verifier_from_public,
+                                  .interfaces = &openssl_interfaces,
+                                  .operations = &openssl_operations,
+                                  .keypair = &openssl_keypair};
+}  // namespace
+
+const Backend* openssl_backend() noexcept { return &kOpensslBackend; }
 
 provider::ProviderInfo openssl_info() {
   const std::string v = OpenSSL_version(OPENSSL_VERSION);

@@ -1,13 +1,11 @@
-// pqsig::provider: the Provider interface over the one (provider, family) table below, the only
-// place that names the providers. Every built-in provider is a TableProvider; the interface check
-// (supports) is done here, once, before any provider code runs.
+// pqsig::provider: the Provider interface over the one (provider, family) → Backend table below,
+// the only place that names the providers. Every built-in provider is a BackendProvider over that
+// table; the checks all providers share (interface, operation offered, key lengths) are done
+// here, once, before any provider code runs.
 #include <optional>
 #include <string>
 
-#include "pqsig/mlkem.hpp"
 #include "pqsig/provider.hpp"
-#include "providers/liboqs_ops.hpp"
-#include "providers/openssl_ops.hpp"
 #include "providers/table.hpp"
 #include "suites/backend.hpp"
 
@@ -76,10 +74,10 @@ Status Provider::verify(const SuiteInfo& suite, byte_span pk, byte_span msg, byt
 
 namespace {
 
-// A verifying key of a table backend: dispatches on the input form.
-class TableKey final : public PreparedKey {
+// A verifying key of a backend: dispatches on the input form.
+class BackendKey final : public PreparedKey {
  public:
-  explicit TableKey(std::unique_ptr<detail::VerifierImpl> impl) : impl_(std::move(impl)) {}
+  explicit BackendKey(std::unique_ptr<detail::VerifierImpl> impl) : impl_(std::move(impl)) {}
   const SuiteInfo& suite() const noexcept override { return *impl_->info; }
   byte_span public_key() const noexcept override { return impl_->public_key(); }
   Status verify(byte_span msg, byte_span sig, const VerifyOptions& opt) const override {
@@ -90,109 +88,86 @@ class TableKey final : public PreparedKey {
   std::unique_ptr<detail::VerifierImpl> impl_;
 };
 
-std::optional<mlkem::ParameterSet> mlkem_set(const SuiteInfo& s) {
-  if (s.family == Family::ml_kem) return s.params.mlkem;
-  return std::nullopt;
-}
+ProviderInfo pqsig_info() { return ProviderInfo{"pqsig", true, "", "pqsig " + std::string(pqsig::version())}; }
 
-bool has_expanded_form(const SuiteInfo& s) { return s.family == Family::ml_dsa || s.family == Family::slh_dsa; }
-
-// The one table of the providers: pqsig's own backends (by family, detail::backend_for) and the
-// optional providers' rows. A backend function returns nullptr when its provider is not compiled
-// in or not available at run time. Adding a provider: a row here and its name in kNames.
-struct ProviderRow {
+// The one table of the providers. pqsig's own backends are found by family (detail::backend_for);
+// an optional provider's backend function returns nullptr when it is not compiled in or not
+// available at run time. Adding a provider: a row in kProviderList and its (family, backend)
+// rows in kFamilyTable; adding a family: its backend (src/suites/) and, where a provider has
+// it, a row in kFamilyTable.
+struct FamilyRow {
   std::string_view provider;
   Family family;
   const detail::Backend* (*backend)() noexcept;
 };
-constexpr ProviderRow kProviderTable[] = {
-    {"liboqs", Family::ml_dsa, &detail::liboqs_backend},
-    {"liboqs", Family::slh_dsa, &detail::liboqs_backend},
-    {"openssl", Family::ml_dsa, &detail::openssl_backend},
+constexpr FamilyRow kFamilyTable[] = {
+    {"liboqs", Family::ml_dsa, &detail::liboqs_backend},   {"liboqs", Family::slh_dsa, &detail::liboqs_backend},
+    {"liboqs", Family::ml_kem, &detail::liboqs_backend},   {"openssl", Family::ml_dsa, &detail::openssl_backend},
     {"openssl", Family::slh_dsa, &detail::openssl_backend},
 };
 
-const detail::Backend* provider_backend(const SuiteInfo& s, std::string_view provider) noexcept {
-  if (provider == "pqsig") return detail::backend_for(s);
-  for (const auto& row : kProviderTable)
-    if (row.provider == provider && row.family == s.family) return row.backend();
-  return nullptr;
-}
+struct ProviderRow {
+  std::string_view name;
+  ProviderInfo (*info)();
+  bool own;  ///< pqsig itself: every family, through detail::backend_for
+};
+constexpr ProviderRow kProviderList[] = {
+    {"pqsig", &pqsig_info, true},
+    {"liboqs", &detail::liboqs_info, false},
+    {"openssl", &detail::openssl_info, false},
+};
 
-class TableProvider final : public Provider {
+// Provider is the table seen from outside: every operation is the backend's entry point for the
+// suite's family, after the checks every provider shares (interface, operation, lengths).
+class BackendProvider final : public Provider {
  public:
-  explicit TableProvider(std::string_view name) : name_(name) {}
-  std::string_view name() const noexcept override { return name_; }
-  ProviderInfo info() const override {
-    if (name_ == "liboqs") return detail::liboqs_info();
-    if (name_ == "openssl") return detail::openssl_info();
-    return ProviderInfo{std::string(name_), true, "", "pqsig " + std::string(pqsig::version())};
-  }
+  explicit BackendProvider(const ProviderRow& row) : row_(row) {}
+  std::string_view name() const noexcept override { return row_.name; }
+  ProviderInfo info() const override { return row_.info(); }
   unsigned interfaces(const SuiteInfo& suite) const noexcept override {
-    return detail::backend_interfaces(provider_backend(suite, name_), suite);
+    return detail::backend_interfaces(backend(suite), suite);
   }
   Result<std::shared_ptr<const PreparedKey>> prepare(const SuiteInfo& suite, byte_span pk) const override {
-    const detail::Backend* b = provider_backend(suite, name_);
+    const detail::Backend* b = backend(suite);
     if (!b || !b->verifier_from_public || detail::backend_interfaces(b, suite) == 0)
-      return Error{Errc::unsupported, std::string(name_) + " does not implement " + std::string(suite.id)};
+      return Error{Errc::unsupported, std::string(name()) + " does not implement " + std::string(suite.id)};
     auto r = b->verifier_from_public(suite, pk);
     if (!r) return r.error();
     (*r)->info = &suite;
-    return std::shared_ptr<const PreparedKey>(std::make_shared<TableKey>(std::move(r.value())));
+    return std::shared_ptr<const PreparedKey>(std::make_shared<BackendKey>(std::move(r.value())));
   }
   unsigned operations(const SuiteInfo& suite) const noexcept override {
-    if (name_ == "liboqs") return detail::liboqs_operations(suite);
-    if (name_ == "openssl") return detail::openssl_operations(suite);
-    if (name_ != "pqsig") return 0;
-    if (mlkem_set(suite)) return kKeygen | kEncaps | kDecaps;
-    const detail::Backend* b = provider_backend(suite, name_);
-    if (!b || suite.cls != SuiteClass::signature || !has_expanded_form(suite)) return 0;
-    return kKeygen | (b->signer_from_expanded ? kSign : 0u);
+    const detail::Backend* b = backend(suite);
+    if (!b || !b->operations) return 0;
+    unsigned ops = b->operations(suite);
+    // An operation is only offered where its entry point exists.
+    if (!b->keypair) ops &= ~kKeygen;
+    if (!b->signer_from_expanded || suite.cls != SuiteClass::signature) ops &= ~kSign;
+    if (!b->kem_encaps_once || suite.cls != SuiteClass::kem) ops &= ~kEncaps;
+    if (!b->kem_decaps_once || suite.cls != SuiteClass::kem) ops &= ~kDecaps;
+    return ops;
   }
   Result<KeyPair> keygen(const SuiteInfo& suite) const override {
-    if (name_ == "liboqs") return detail::liboqs_keygen(suite);
-    if (name_ == "openssl") return detail::openssl_keygen(suite);
     if (!(operations(suite) & kKeygen)) return Provider::keygen(suite);
-    KeyPair kp;
-    if (auto ps = mlkem_set(suite)) {
-      // FIPS 203, Algorithm 19: ML-KEM.KeyGen.
-      auto k = mlkem::keygen(*ps);
-      if (!k) return k.error();
-      kp.public_key = std::move(k->ek);
-      kp.secret_key = std::move(k->dk);
-      return kp;
-    }
-    auto sk = SigningKey::generate(suite);
-    if (!sk) return sk.error();
-    auto expanded = sk->expanded_private_key();
-    if (!expanded) return expanded.error();
-    kp.public_key.assign(sk->public_key().begin(), sk->public_key().end());
-    kp.secret_key = SecretBytes(byte_span(*expanded));
-    secure_zero(expanded->data(), expanded->size());
-    return kp;
+    return backend(suite)->keypair(suite);
   }
   Result<Encapsulation> encaps(const SuiteInfo& suite, byte_span ek) const override {
-    if (name_ == "liboqs") return detail::liboqs_encaps(suite, ek);
     if (!(operations(suite) & kEncaps)) return Provider::encaps(suite, ek);
-    auto pub = KemPublicKey::from_public(suite, ek);
-    if (!pub) return pub.error();
-    return pub->encaps();
+    if (ek.size() != suite.public_key_size)
+      return Error{Errc::invalid_length, std::string(suite.id) + ": encapsulation key must be " +
+                                             std::to_string(suite.public_key_size) + " bytes"};
+    return backend(suite)->kem_encaps_once(suite, ek);
   }
   Result<SecretBytes> decaps(const SuiteInfo& suite, byte_span dk, byte_span ct) const override {
-    if (name_ == "liboqs") return detail::liboqs_decaps(suite, dk, ct);
     if (!(operations(suite) & kDecaps)) return Provider::decaps(suite, dk, ct);
     if (dk.size() != suite.expanded_key_size)
       return Error{Errc::invalid_length, std::string(suite.id) + ": decapsulation key must be the " +
                                              std::to_string(suite.expanded_key_size) + "-byte FIPS 203 dk"};
-    auto priv = KemPrivateKey::from_private(suite, dk);
-    if (!priv) return priv.error();
-    return priv->decaps(ct);
+    return backend(suite)->kem_decaps_once(suite, dk, ct);
   }
   Result<bytes> sign(const SuiteInfo& suite, byte_span expanded_sk, byte_span msg, byte_span ctx) const override {
-    const detail::Backend* b = provider_backend(suite, name_);
-    if (!b || !b->signer_from_expanded || suite.cls != SuiteClass::signature)
-      return Provider::sign(suite, expanded_sk, msg, ctx);
-    auto signer = b->signer_from_expanded(suite, expanded_sk);
+    if (!(operations(suite) & kSign)) return Provider::sign(suite, expanded_sk, msg, ctx);
+    auto signer = backend(suite)->signer_from_expanded(suite, expanded_sk);
     if (!signer) return signer.error();
     (*signer)->info = &suite;
     SignOptions so;
@@ -201,28 +176,40 @@ class TableProvider final : public Provider {
   }
 
  private:
-  std::string_view name_;
+  const detail::Backend* backend(const SuiteInfo& s) const noexcept {
+    if (row_.own) return detail::backend_for(s);
+    for (const auto& r : kFamilyTable)
+      if (r.provider == row_.name && r.family == s.family) return r.backend();
+    return nullptr;
+  }
+  const ProviderRow& row_;
 };
-
-constexpr std::string_view kNames[] = {"pqsig", "liboqs", "openssl"};
 
 }  // namespace
 
 Result<std::shared_ptr<const Provider>> find(std::string_view name) {
-  static const std::shared_ptr<const Provider> kProviders[] = {
-      std::make_shared<TableProvider>(kNames[0]), std::make_shared<TableProvider>(kNames[1]),
-      std::make_shared<TableProvider>(kNames[2])};
-  for (std::size_t i = 0; i < std::size(kNames); ++i)
-    if (kNames[i] == name) return kProviders[i];
-  return Error{Errc::invalid_argument, "unknown provider '" + std::string(name) + "' (pqsig, liboqs, openssl)"};
+  static const auto kProviders = [] {
+    std::vector<std::shared_ptr<const Provider>> v;
+    for (const auto& row : kProviderList) v.push_back(std::make_shared<BackendProvider>(row));
+    return v;
+  }();
+  for (std::size_t i = 0; i < std::size(kProviderList); ++i)
+    if (kProviderList[i].name == name) return kProviders[i];
+  std::string known;
+  for (const auto& row : kProviderList) known += (known.empty() ? "" : ", ") + std::string(row.name);
+  return Error{Errc::invalid_argument, "unknown provider '" + std::string(name) + "' (" + known + ")"};
 }
 
 std::vector<std::shared_ptr<const Provider>> all() {
   std::vector<std::shared_ptr<const Provider>> out;
-  for (auto n : kNames) out.push_back(find(n).value());
+  for (const auto& row : kProviderList) out.push_back(find(row.name).value());
   return out;
 }
 
-std::vector<std::string> names() { return std::vector<std::string>(std::begin(kNames), std::end(kNames)); }
+std::vector<std::string> names() {
+  std::vector<std::string> out;
+  for (const auto& row : kProviderList) out.emplace_back(row.name);
+  return out;
+}
 
 }  // namespace pqsig::provider

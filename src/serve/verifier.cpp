@@ -8,7 +8,10 @@
 #include <functional>
 #include <optional>
 
+#include "pqsig/classical.hpp"
+#include "pqsig/mldsa.hpp"
 #include "pqsig/serve.hpp"
+#include "pqsig/slhdsa.hpp"
 
 namespace pqsig::serve {
 namespace {
@@ -48,13 +51,28 @@ Decision reject(std::string reason, std::string detail) {
 }  // namespace
 
 std::size_t verify_cost_units(const SuiteInfo& suite) noexcept {
-  const std::string_view id = suite.id;
-  if (suite.family == Family::ml_dsa) return id == "ml-dsa-44" ? 1 : id == "ml-dsa-65" ? 2 : 3;
-  if (suite.family == Family::slh_dsa) return id.find('f') != std::string_view::npos && id.back() == 'f' ? 40 : 10;
-  if (suite.family == Family::composite) return 5;
-  if (id.find("rsa") != std::string_view::npos) return 3;
-  if (id.find("ecdsa") != std::string_view::npos) return 2;
-  if (id == "ed25519" || id.find("hmac") != std::string_view::npos) return 1;
+  using S = slhdsa::ParamSet;
+  using K = classical::Kind;
+  switch (suite.family) {
+    case Family::ml_dsa:
+      return suite.params.mldsa == mldsa::Level::ml_dsa_44 ? 1 : suite.params.mldsa == mldsa::Level::ml_dsa_65 ? 2 : 3;
+    case Family::slh_dsa:
+      switch (suite.params.slhdsa) {  // the fast ("f") sets verify more layers
+        case S::sha2_128f: case S::shake_128f: case S::sha2_192f: case S::shake_192f: case S::sha2_256f:
+        case S::shake_256f: return 40;
+        default: return 10;
+      }
+    case Family::composite: return 5;
+    case Family::classical:
+      switch (suite.params.classical) {
+        case K::rsa_pss_sha512: case K::rsa_v15_sha256: return 3;
+        case K::ecdsa_p256: case K::ecdsa_p384: return 2;
+        case K::ed25519: case K::hmac_sha256: return 1;
+        case K::ed448: return 10;
+      }
+      return 10;
+    case Family::ml_kem: case Family::hybrid_kem: case Family::none: break;
+  }
   return 10;
 }
 

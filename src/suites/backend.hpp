@@ -1,7 +1,8 @@
-// Internal: the interface every implementation of an algorithm family plugs in through. pqsig's
-// own backends (src/suites/backend_<family>.cpp) are found by family (backend_for, the suite API);
-// src/providers/ alone knows which other providers exist (its one table of (provider, family) →
-// Backend, src/providers/provider.cpp).
+// Internal: the one interface every implementation of an algorithm family plugs in through, ours
+// and every provider's. pqsig's own backends (src/suites/backend_<family>.cpp) are found by family
+// (backend_for, the suite API); src/providers/ alone knows which other providers exist (its one
+// table of (provider, family) → Backend, src/providers/provider.cpp), and provider::Provider is
+// that table seen from outside: it adds no operation of its own.
 #pragma once
 
 #include <memory>
@@ -80,7 +81,17 @@ struct Backend {
   /// kem_from_public + encaps / kem_from_private + decaps.
   Result<Encapsulation> (*kem_encaps_once)(const SuiteInfo&, byte_span pub) = nullptr;
   Result<SecretBytes> (*kem_decaps_once)(const SuiteInfo&, byte_span priv, byte_span ct) = nullptr;
+  /// The provider operations offered for a suite (provider::Operation mask). Null: none.
+  /// kSign means signer_from_expanded is set; kEncaps / kDecaps mean kem_encaps_once /
+  /// kem_decaps_once take the encoded ek / the expanded dk.
+  unsigned (*operations)(const SuiteInfo&) noexcept = nullptr;
+  /// A fresh key pair in the FIPS encodings (pk + expanded sk, or ek + dk) — kKeygen.
+  Result<EncodedKeyPair> (*keypair)(const SuiteInfo&) = nullptr;
 };
+
+/// Backend::keypair for a family whose signing keys have an expanded form: a fresh SigningKey's
+/// public key and expanded private key (src/suites/keys.cpp).
+Result<EncodedKeyPair> keypair_from_signing_key(const SuiteInfo& s);
 
 // One per family; a family not yet implemented returns nullptr and its suites report
 // Errc::unsupported ("not available in this build").

@@ -124,6 +124,8 @@ Result<std::unique_ptr<VerifierImpl>> mldsa_verifier_from_public(const SuiteInfo
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
+unsigned mldsa_operations(const SuiteInfo&) noexcept { return provider::kKeygen | provider::kSign; }
+
 constexpr Backend kMldsaBackend{nullptr,  // key generation: signer_generate
                                 &mldsa_signer_from_private,
                                 &mldsa_signer_from_expanded,
@@ -132,7 +134,11 @@ constexpr Backend kMldsaBackend{nullptr,  // key generation: signer_generate
                                 nullptr,
                                 &mldsa_interfaces,
                                 &mldsa_signer_generate,
-                                nullptr};
+                                nullptr,
+                                nullptr,
+                                nullptr,
+                                &mldsa_operations,
+                                &keypair_from_signing_key};
 }  // namespace
 
 const Backend* mldsa_backend() noexcept { return &kMldsaBackend; }

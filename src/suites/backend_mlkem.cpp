@@ -21,9 +21,7 @@ std::optional<mlkem::ParameterSet> mlkem_set(const SuiteInfo& s) {
   return std::nullopt;
 }
 std::optional<kem::Hybrid> hybrid_kind(const SuiteInfo& s) {
-  if (s.id == "x-wing") return kem::Hybrid::x_wing;
-  if (s.id == "x25519-ml-kem-768") return kem::Hybrid::x25519_mlkem768;
-  if (s.id == "ml-kem-768+x25519-hkdf") return kem::Hybrid::mlkem768_x25519_hkdf;
+  if (s.family == Family::hybrid_kem) return s.params.hybrid;
   return std::nullopt;
 }
 Error not_ours(const SuiteInfo& s) {
@@ -151,6 +149,19 @@ Result<SecretBytes> mlkem_decaps_once(const SuiteInfo& s, byte_span priv, byte_s
   return (*k)->decaps(ct);
 }
 
+// Provider operations: ML-KEM only (the hybrids have no FIPS dk form to exchange).
+unsigned mlkem_operations(const SuiteInfo& s) noexcept {
+  return mlkem_set(s) ? provider::kKeygen | provider::kEncaps | provider::kDecaps : 0u;
+}
+// FIPS 203, Algorithm 19: ML-KEM.KeyGen → (ek, dk).
+Result<EncodedKeyPair> mlkem_keypair(const SuiteInfo& s) {
+  const auto ps = mlkem_set(s);
+  if (!ps) return not_ours(s);
+  auto k = mlkem::keygen(*ps);
+  if (!k) return k.error();
+  return EncodedKeyPair{std::move(k->ek), std::move(k->dk)};
+}
+
 }  // namespace
 
 const Backend* mlkem_backend() noexcept {
@@ -161,6 +172,8 @@ const Backend* mlkem_backend() noexcept {
     x.kem_generate = &mlkem_generate;
     x.kem_encaps_once = &mlkem_encaps_once;
     x.kem_decaps_once = &mlkem_decaps_once;
+    x.operations = &mlkem_operations;
+    x.keypair = &mlkem_keypair;
     return x;
   }();
   return &b;

@@ -84,8 +84,11 @@ Result<std::unique_ptr<VerifierImpl>> slhdsa_verifier_from_public(const SuiteInf
   return std::unique_ptr<VerifierImpl>(std::move(impl));
 }
 
+unsigned slhdsa_operations(const SuiteInfo&) noexcept { return provider::kKeygen | provider::kSign; }
+
 const Backend kSlhdsaBackend{&slhdsa_generate_private, &slhdsa_signer_from_private, &slhdsa_signer_from_private,
-                             &slhdsa_verifier_from_public, nullptr, nullptr, &slhdsa_interfaces};
+                             &slhdsa_verifier_from_public, nullptr, nullptr, &slhdsa_interfaces,
+                             nullptr, nullptr, nullptr, nullptr, &slhdsa_operations, &keypair_from_signing_key};
 }  // namespace
 
 const Backend* slhdsa_backend() noexcept { return &kSlhdsaBackend; }

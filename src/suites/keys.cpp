@@ -185,4 +185,18 @@ Result<Encapsulation> KemPublicKey::encaps_derand(byte_span e) const {
   return impl_->encaps_derand(e);
 }
 
+namespace detail {
+Result<EncodedKeyPair> keypair_from_signing_key(const SuiteInfo& s) {
+  auto sk = SigningKey::generate(s);
+  if (!sk) return sk.error();
+  auto expanded = sk->expanded_private_key();
+  if (!expanded) return expanded.error();
+  EncodedKeyPair kp;
+  kp.public_key.assign(sk->public_key().begin(), sk->public_key().end());
+  kp.secret_key = SecretBytes(byte_span(*expanded));
+  secure_zero(expanded->data(), expanded->size());
+  return kp;
+}
+}  // namespace detail
+
 }  // namespace pqsig

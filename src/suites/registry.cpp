@@ -3,6 +3,7 @@
 #include <string>
 
 #include "pqsig/classical.hpp"
+#include "pqsig/kem.hpp"
 #include "pqsig/mldsa.hpp"
 #include "pqsig/mlkem.hpp"
 #include "pqsig/slhdsa.hpp"
@@ -20,11 +21,12 @@ using L = mldsa::Level;
 using M = mlkem::ParameterSet;
 using S = slhdsa::ParamSet;
 
-constexpr SuiteParams dsa(L lv) { return SuiteParams{lv, {}, {}, {}}; }
-constexpr SuiteParams slh(S p) { return SuiteParams{{}, p, {}, {}}; }
-constexpr SuiteParams kem(M ps) { return SuiteParams{{}, {}, ps, {}}; }
-constexpr SuiteParams trad(K k) { return SuiteParams{{}, {}, {}, k}; }
-constexpr SuiteParams comp(L lv, K k) { return SuiteParams{lv, {}, {}, k}; }
+constexpr SuiteParams dsa(L lv) { return SuiteParams{lv, {}, {}, {}, {}}; }
+constexpr SuiteParams slh(S p) { return SuiteParams{{}, p, {}, {}, {}}; }
+constexpr SuiteParams kem(M ps) { return SuiteParams{{}, {}, ps, {}, {}}; }
+constexpr SuiteParams hyb(M ps, kem::Hybrid h) { return SuiteParams{{}, {}, ps, {}, h}; }
+constexpr SuiteParams trad(K k) { return SuiteParams{{}, {}, {}, k, {}}; }
+constexpr SuiteParams comp(L lv, K k) { return SuiteParams{lv, {}, {}, k, {}}; }
 // clang-format off
 constexpr SuiteInfo kSuites[] = {
   // id, ver, class, family, standard, jose, http, http_registered, pk, priv, expanded, out, ss, variable
@@ -65,9 +67,9 @@ constexpr SuiteInfo kSuites[] = {
   {"ml-kem-512", 1, C::kem, F::ml_kem, "FIPS 203", "ML-KEM-512", "", false, 800, 64, 1632, 768, 32, false, kem(M::ml_kem_512)},
   {"ml-kem-768", 1, C::kem, F::ml_kem, "FIPS 203", "ML-KEM-768", "", false, 1184, 64, 2400, 1088, 32, false, kem(M::ml_kem_768)},
   {"ml-kem-1024", 1, C::kem, F::ml_kem, "FIPS 203", "ML-KEM-1024", "", false, 1568, 64, 3168, 1568, 32, false, kem(M::ml_kem_1024)},
-  {"x-wing", 1, C::kem, F::hybrid_kem, "draft-connolly-cfrg-xwing-kem", "X-Wing", "", false, 1216, 32, 32, 1120, 32, false, kem(M::ml_kem_768)},
-  {"x25519-ml-kem-768", 1, C::kem, F::hybrid_kem, "draft-ietf-tls-ecdhe-mlkem", "", "", false, 1216, 96, 96, 1120, 64, false, kem(M::ml_kem_768)},
-  {"ml-kem-768+x25519-hkdf", 1, C::kem, F::hybrid_kem, "pqsig settlement combiner v1", "", "", false, 1216, 96, 96, 1120, 32, false, kem(M::ml_kem_768)},
+  {"x-wing", 1, C::kem, F::hybrid_kem, "draft-connolly-cfrg-xwing-kem", "X-Wing", "", false, 1216, 32, 32, 1120, 32, false, hyb(M::ml_kem_768, kem::Hybrid::x_wing)},
+  {"x25519-ml-kem-768", 1, C::kem, F::hybrid_kem, "draft-ietf-tls-ecdhe-mlkem", "", "", false, 1216, 96, 96, 1120, 64, false, hyb(M::ml_kem_768, kem::Hybrid::x25519_mlkem768)},
+  {"ml-kem-768+x25519-hkdf", 1, C::kem, F::hybrid_kem, "pqsig settlement combiner v1", "", "", false, 1216, 96, 96, 1120, 32, false, hyb(M::ml_kem_768, kem::Hybrid::mlkem768_x25519_hkdf)},
 };
 // clang-format on
 

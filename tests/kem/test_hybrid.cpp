@@ -362,3 +362,20 @@ TEST(KemSuites, MlKemExpandedPrivateKeyImports) {
     EXPECT_EQ(KemPrivateKey::from_private(**s, bad).error().code, Errc::key_check_failed);
   }
 }
+
+// The registry's typed handle of each hybrid (SuiteParams::hybrid) names the kem:: construction
+// whose id and sizes the row carries.
+TEST(KemSuites, HybridRowsCarryTheirConstruction) {
+  int hybrids = 0;
+  for (const SuiteInfo& s : all_suites()) {
+    if (s.family != Family::hybrid_kem) continue;
+    ++hybrids;
+    EXPECT_EQ(kem::id(s.params.hybrid), s.id);
+    const auto& z = kem::sizes(s.params.hybrid);
+    EXPECT_EQ(z.pk, s.public_key_size) << s.id;
+    EXPECT_EQ(z.seed, s.private_key_size) << s.id;
+    EXPECT_EQ(z.ct, s.output_size) << s.id;
+    EXPECT_EQ(z.ss, s.shared_secret_size) << s.id;
+  }
+  EXPECT_EQ(hybrids, 3);
+}

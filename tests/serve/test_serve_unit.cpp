@@ -1898,6 +1898,11 @@ TEST(ServeHostile, RsaExponentBoundedAndRequestCostBounded) {
   EXPECT_EQ(d.reason, "too_costly") << d.detail;
   EXPECT_EQ(metrics.limit_count("request_cost"), 1u);
   EXPECT_EQ(sv::verify_cost_units(*pqsig::find_suite("ml-dsa-87").value()), 3u);
+  // The units follow the family's parameter set (typed), not the id's spelling.
+  for (const auto& [id, units] : std::initializer_list<std::pair<const char*, std::size_t>>{
+           {"ml-dsa-44", 1}, {"ml-dsa-65", 2}, {"slh-dsa-sha2-128f", 40}, {"slh-dsa-shake-256s", 10},
+           {"ed25519", 1}, {"hmac-sha256", 1}, {"ecdsa-p384-sha384", 2}, {"rsa-pss-sha512", 3}, {"ed448", 10}})
+    EXPECT_EQ(sv::verify_cost_units(*pqsig::find_suite(id).value()), units) << id;
   vo.max_cost_units = 2;
   v = sv::Verifier::create(vo, {jwks({keys().ed_pub, keys().ml_pub})}, nullptr, &store, &metrics).value();
   EXPECT_EQ(v->decide(signed_request(), kNow).status, 200);
