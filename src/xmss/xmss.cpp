@@ -5,6 +5,7 @@
 #include <cstring>
 #include <thread>
 
+#include "hash/sha2_backend.hpp"
 #include "xmss/xmss_internal.hpp"
 
 namespace pqsig::xmss {
@@ -119,6 +120,59 @@ void Hasher::chain(std::uint8_t* x, unsigned i, unsigned s, Adrs& a) const noexc
   secure_zero(bm, sizeof bm);  // held chain values below the signed position
 }
 
+namespace {
+// The last block of a 96-byte SHA-256 input: 32 data bytes, 0x80, zeros, bit length 768.
+void xmss_tail_block(std::uint8_t blk[64]) noexcept {
+  std::memset(blk + 32, 0, 32);
+  blk[32] = 0x80;
+  blk[62] = 0x03;
+}
+void xmss_store_be(const std::uint32_t h[8], std::uint8_t* out) noexcept {
+  for (int i = 0; i < 8; ++i) put_u32(out + 4 * i, h[i]);
+}
+}  // namespace
+
+// Algorithm 2 for four chains in lock-step: per step PRF(SEED, ADRS) twice (one compression each
+// after the cached PUB_SEED block) and F = SHA-256(toByte(0, 32) || KEY || M) (two blocks).
+void Hasher::chains_x4(std::uint8_t* const x[4], const Adrs a[4], unsigned steps) const noexcept {
+  const auto cx4 = hash::detail::sha256_compress_x4_fn();
+  const hash::Sha256 iv;
+  alignas(16) std::uint8_t blk[4][64];
+  std::uint32_t st[4][8];
+  std::uint8_t key[4][32], bm[4][32];
+  std::uint32_t* hp[4] = {st[0], st[1], st[2], st[3]};
+  const std::uint8_t* bp[4] = {blk[0], blk[1], blk[2], blk[3]};
+  for (unsigned j = 0; j < steps && j < kW; ++j) {
+    for (std::uint32_t km = 0; km < 2; ++km) {
+      for (int q = 0; q < 4; ++q) {
+        Adrs b = a[q];
+        b.set_hash(j);
+        b.set_key_and_mask(km);
+        b.to_bytes(blk[q]);
+        xmss_tail_block(blk[q]);
+        std::memcpy(st[q], prf_state_.h, sizeof st[q]);
+      }
+      cx4(hp, bp);
+      for (int q = 0; q < 4; ++q) xmss_store_be(st[q], km == 0 ? key[q] : bm[q]);
+    }
+    for (int q = 0; q < 4; ++q) {
+      std::memset(blk[q], 0, 32);  // toByte(0, 32)
+      std::memcpy(blk[q] + 32, key[q], 32);
+      std::memcpy(st[q], iv.h, sizeof st[q]);
+    }
+    cx4(hp, bp);
+    for (int q = 0; q < 4; ++q) {
+      for (int b = 0; b < 32; ++b) blk[q][b] = static_cast<std::uint8_t>(x[q][b] ^ bm[q][b]);
+      xmss_tail_block(blk[q]);
+    }
+    cx4(hp, bp);
+    for (int q = 0; q < 4; ++q) xmss_store_be(st[q], x[q]);
+  }
+  secure_zero(blk, sizeof blk);  // chain values below the top are secret
+  secure_zero(bm, sizeof bm);
+  secure_zero(st, sizeof st);
+}
+
 // RFC 8391 Algorithm 7: RAND_HASH(LEFT, RIGHT, SEED, ADRS).
 void Hasher::rand_hash(std::uint8_t* out, const std::uint8_t* left, const std::uint8_t* right,
                        Adrs& a) const noexcept {
@@ -165,6 +219,24 @@ void xmss_wots_sk_elem(const Hasher& hs, const std::uint8_t* sk_seed, Adrs& a, u
 // Algorithm 4: WOTS_genPK.
 void wots_gen_pk(const Hasher& hs, const std::uint8_t* sk_seed, Adrs a, std::uint8_t* pk) noexcept {
   const Params& p = hs.params();
+  if (hs.has_x4()) {
+    // Every chain runs the full w − 1 steps: four at a time on the 4-way compression.
+    const unsigned len = p.wots_len();
+    for (unsigned i = 0; i < len; ++i) xmss_wots_sk_elem(hs, sk_seed, a, i, pk + i * p.n);
+    std::uint8_t spare[3][32] = {};
+    for (unsigned i = 0; i < len; i += 4) {
+      std::uint8_t* x[4];
+      Adrs ad[4];
+      for (unsigned q = 0; q < 4; ++q) {
+        ad[q] = a;
+        ad[q].set_chain(i + q < len ? i + q : i);
+        x[q] = i + q < len ? pk + (i + q) * p.n : spare[q - 1];
+      }
+      hs.chains_x4(x, ad, kW - 1);
+    }
+    secure_zero(spare, sizeof spare);
+    return;
+  }
   for (unsigned i = 0; i < p.wots_len(); ++i) {
     std::uint8_t* x = pk + i * p.n;
     xmss_wots_sk_elem(hs, sk_seed, a, i, x);

@@ -84,6 +84,12 @@ class Hasher {
 
   /// RFC 8391 Algorithm 2 (chain): s steps of F from position i; a's chain address is set.
   void chain(std::uint8_t* x, unsigned i, unsigned s, Adrs& a) const noexcept;
+  /// True when chains_x4() may be used: SHA-256 with n = 32 (padding 32).
+  bool has_x4() const noexcept { return prf_cached_; }
+  /// Algorithm 2 on four chains at once, each from position 0 for `steps` steps (WOTS+ key
+  /// generation), on the 4-way SHA-256 compression (SHA-NI or scalar). a[q] has its chain
+  /// address set. Only when has_x4().
+  void chains_x4(std::uint8_t* const x[4], const Adrs a[4], unsigned steps) const noexcept;
   /// RFC 8391 Algorithm 7 (RAND_HASH).
   void rand_hash(std::uint8_t* out, const std::uint8_t* left, const std::uint8_t* right, Adrs& a) const noexcept;
 
