@@ -1,5 +1,6 @@
-// `pqsig hbs keygen | sign | verify | status | reserve` — LMS / HSS stateful hash-based signatures
-// (include/pqsig/lms.hpp). A thin front end: key generation, signing, the state file and its
+// `pqsig hbs keygen | sign | verify | status | reserve` — LMS / HSS and XMSS / XMSS^MT stateful
+// hash-based signatures (include/pqsig/lms.hpp, include/pqsig/xmss.hpp). XMSS keys use the same
+// state file, audit log and reservation rules (lms::StateStore). A thin front end: key generation, signing, the state file and its
 // audit log are the library's (lms::HssPrivateKey, lms::StatefulSigner, lms::StateStore).
 //
 //   pqsig hbs keygen --alg lms-sha256-m32-h10-w8 -o key.hss [--pub key.pub] [--state FILE] [--force]
@@ -7,7 +8,9 @@
 //       the public key (hex) to --pub or stdout
 //   pqsig hbs sign --key key.hss [--state FILE] [-i msg|-] [-o sig] [--block N] [--format hex|base64]
 //       reserves an index (synced to disk first), signs, verifies its own signature, logs (index, SHA-256(msg))
-//   pqsig hbs verify --pub key.pub --sig sig [-i msg|-] [--format hex|base64]   exit 0 valid, 1 invalid
+//   pqsig hbs keygen --alg XMSS-SHA2_10_256 | XMSSMT-SHA2_20/2_256 ... (RFC 8391 / SP 800-208 names)
+//   pqsig hbs verify --pub key.pub --sig sig [-i msg|-] [--format hex|base64] [--family lms|xmss|xmssmt]
+//       exit 0 valid, 1 invalid
 //   pqsig hbs status --pub key.pub --state FILE      remaining signatures, reservation, checks
 //   pqsig hbs reserve --pub key.pub --state FILE --count N   reserve (burn) N indices, print the range
 //   pqsig hbs audit --pub key.pub --state FILE       audit log: no index twice, each inside a reservation
@@ -19,11 +22,13 @@
 #include "commands.hpp"
 #include "io.hpp"
 #include "pqsig/lms.hpp"
+#include "pqsig/xmss.hpp"
 
 namespace pqsig::cli {
 namespace {
 
 constexpr std::string_view kKeyHeader = "pqsig-hss-private-key 1\n";
+constexpr std::string_view kXmssKeyHeader = "pqsig-xmss-private-key 1\n";
 
 template <class T>
 T take_hbs(Result<T> r, const std::string& what) {
@@ -50,14 +55,25 @@ bytes decode_text(const std::string& text, const std::string& fmt, const std::st
 
 std::string encode_text(byte_span b, const std::string& fmt) { return fmt == "base64" ? base64_encode(b) : to_hex(b); }
 
-lms::HssPrivateKey load_private_key(const std::string& path) {
+// Reads a private key file: its header line, and the decoded key bytes.
+SecretBytes load_private_key_bytes(const std::string& path, bool& is_xmss) {
   io::check_private_key_file(path);
   std::string text = io::read_file(path, 4096);
-  if (text.rfind(kKeyHeader, 0) != 0) throw Exit{kExitUsage, path + ": not a pqsig HSS private key"};
-  auto raw = secret_base64url_decode(strip_ws(text.substr(kKeyHeader.size())));
+  std::size_t skip = 0;
+  if (text.rfind(kKeyHeader, 0) == 0) {
+    is_xmss = false;
+    skip = kKeyHeader.size();
+  } else if (text.rfind(kXmssKeyHeader, 0) == 0) {
+    is_xmss = true;
+    skip = kXmssKeyHeader.size();
+  } else {
+    secure_zero(text.data(), text.size());
+    throw Exit{kExitUsage, path + ": not a pqsig HSS or XMSS private key"};
+  }
+  auto raw = secret_base64url_decode(strip_ws(text.substr(skip)));
   secure_zero(text.data(), text.size());
   if (!raw) throw Exit{kExitUsage, path + ": " + raw.error().what()};
-  return take_hbs(lms::HssPrivateKey::parse(raw->span()), path);
+  return std::move(*raw);
 }
 
 std::string state_path_for(const std::string& state, const std::string& key) {
@@ -69,7 +85,7 @@ std::string state_path_for(const std::string& state, const std::string& key) {
 }  // namespace
 
 void register_hbs(CLI::App& app) {
-  auto* hbs = app.add_subcommand("hbs", "stateful hash-based signatures (LMS / HSS, RFC 8554) with a crash-safe state file");
+  auto* hbs = app.add_subcommand("hbs", "stateful hash-based signatures (LMS / HSS, RFC 8554; XMSS / XMSS^MT, RFC 8391) with a crash-safe state file");
   hbs->require_subcommand(1);
 
   // ---- keygen
@@ -78,17 +94,36 @@ void register_hbs(CLI::App& app) {
     bool force = false;
   };
   static KeygenOpts kg;
-  auto* keygen = hbs->add_subcommand("keygen", "generate an LMS/HSS key, its state file and audit log");
+  auto* keygen = hbs->add_subcommand("keygen", "generate an LMS/HSS or XMSS key, its state file and audit log");
   keygen->add_option("--alg", kg.alg,
-                     "lms-<sha256|shake>-m<32|24>-h<H>-w<W>, hss-…-h<H>-w<W>-h<H>-w<W>…, or LMS_…/LMOTS_…[,…]")
+                     "lms-<sha256|shake>-m<32|24>-h<H>-w<W>, hss-...-h<H>-w<W>-h<H>-w<W>..., LMS_.../LMOTS_...[,...], "
+                     "or an XMSS / XMSS^MT set (XMSS-SHA2_10_256, XMSSMT-SHA2_20/2_256, ...)")
       ->required();
   keygen->add_option("-o,--out", kg.out, "private key file, created mode 0600")->required();
   keygen->add_option("--pub", kg.pub, "write the public key (hex) here (default: stdout)");
   keygen->add_option("--state", kg.state, "state file (default: <key>.state; its audit log is <state>.log)");
   keygen->add_flag("--force", kg.force, "replace an existing key file (never a state file)");
   keygen->callback([] {
-    auto levels = take_hbs(lms::parse_levels(kg.alg), "--alg");
     if (kg.out == "-") throw Exit{kExitUsage, "-o: the key needs a file next to its state"};
+    if (const xmss::Params* xp = xmss::find_params(kg.alg)) {
+      io::refuse_existing(kg.out, kg.force);
+      io::refuse_existing(kg.pub, kg.force);
+      const std::string state = state_path_for(kg.state, kg.out);
+      auto key = take_hbs(xmss::PrivateKey::generate(*xp), "keygen");
+      check_hbs(xmss::StatefulSigner::create_state(key, state), "state");
+      const SecretBytes enc = key.serialize();
+      std::string text = std::string(kXmssKeyHeader) + secret_base64url_encode(enc.span()) + "\n";
+      io::write_output(kg.out, text, io::Output{true, kg.force});
+      secure_zero(text.data(), text.size());
+      const std::string pub = to_hex(key.public_key()) + "\n";
+      if (!kg.pub.empty())
+        io::write_output(kg.pub, pub, io::Output{false, kg.force});
+      else
+        std::cout << pub;
+      std::cerr << xp->name << ": " << xp->max_signatures() << " signatures; state " << state << "\n";
+      return;
+    }
+    auto levels = take_hbs(lms::parse_levels(kg.alg), "--alg");
     io::refuse_existing(kg.out, kg.force);
     io::refuse_existing(kg.pub, kg.force);
     const std::string state = state_path_for(kg.state, kg.out);
@@ -126,20 +161,39 @@ void register_hbs(CLI::App& app) {
   sign->callback([] {
     io::refuse_existing(so.out, false);
     const std::string msg = io::read_file(so.in);
-    auto signer = take_hbs(lms::StatefulSigner::open(load_private_key(so.key), state_path_for(so.state, so.key),
-                                                     so.block),
-                           "state");
-    auto s = take_hbs(signer.sign(as_bytes(msg)), "sign");
-    io::write_output(so.out, encode_text(s.signature, so.format) + "\n", io::Output{false, false});
-    std::cerr << "index " << s.index << "\n";
+    bool is_xmss = false;
+    const SecretBytes raw = load_private_key_bytes(so.key, is_xmss);
+    const std::string state = state_path_for(so.state, so.key);
+    std::uint64_t index = 0;
+    bytes signature;
+    if (is_xmss) {
+      auto signer = take_hbs(xmss::StatefulSigner::open(take_hbs(xmss::PrivateKey::parse(raw.span()), so.key), state,
+                                                        so.block),
+                             "state");
+      auto s = take_hbs(signer.sign(as_bytes(msg)), "sign");
+      index = s.index;
+      signature = std::move(s.signature);
+    } else {
+      auto signer = take_hbs(lms::StatefulSigner::open(take_hbs(lms::HssPrivateKey::parse(raw.span()), so.key), state,
+                                                       so.block),
+                             "state");
+      auto s = take_hbs(signer.sign(as_bytes(msg)), "sign");
+      index = s.index;
+      signature = std::move(s.signature);
+    }
+    io::write_output(so.out, encode_text(signature, so.format) + "\n", io::Output{false, false});
+    std::cerr << "index " << index << "\n";
   });
 
   // ---- verify
   struct VerifyOpts {
-    std::string pub, sig, in = "-", format = "hex";
+    std::string pub, sig, in = "-", format = "hex", family = "lms";
   };
   static VerifyOpts vo;
-  auto* verify = hbs->add_subcommand("verify", "verify an HSS signature (exit 0 valid, 1 invalid)");
+  auto* verify = hbs->add_subcommand("verify", "verify an HSS, XMSS or XMSS^MT signature (exit 0 valid, 1 invalid)");
+  verify->add_option("--family", vo.family,
+                     "lms (default: HSS public key), xmss or xmssmt (RFC 8391 public keys; the two OID registries overlap)")
+      ->check(CLI::IsMember({"lms", "xmss", "xmssmt"}));
   verify->add_option("--pub", vo.pub, "public key file (hex)")->required();
   verify->add_option("--sig", vo.sig, "signature file")->required();
   verify->add_option("-i,--in", vo.in, "message file (default: stdin)");
@@ -149,7 +203,9 @@ void register_hbs(CLI::App& app) {
     const bytes pk = decode_text(io::read_file(vo.pub, 1 << 16), "hex", vo.pub);
     const bytes sig = decode_text(io::read_file(vo.sig), vo.format, vo.sig);
     const std::string msg = io::read_file(vo.in);
-    auto st = lms::hss_verify(pk, as_bytes(msg), sig);
+    auto st = vo.family == "xmss"     ? xmss::xmss_verify(pk, as_bytes(msg), sig)
+              : vo.family == "xmssmt" ? xmss::xmssmt_verify(pk, as_bytes(msg), sig)
+                                      : lms::hss_verify(pk, as_bytes(msg), sig);
     if (!st) throw Exit{kExitInvalid, "invalid: " + st.error().what()};
     std::cout << "valid\n";
   });

@@ -1,0 +1,45 @@
+// The safe XMSS / XMSS^MT signer: indices come from the LMS/HSS state store (lms::StateStore:
+// reservation written and fsynced, file and directory, before any signature at it leaves the
+// process; audit log; rollback refused). One store for every stateful family, never a copy.
+#include "pqsig/xmss.hpp"
+
+namespace pqsig::xmss {
+
+Status StatefulSigner::create_state(const PrivateKey& key, const std::string& state_path) {
+  return lms::StateStore::create(state_path, key.public_key(), key.params().max_signatures());
+}
+
+Result<StatefulSigner> StatefulSigner::open(PrivateKey key, const std::string& state_path, std::uint64_t block,
+                                            unsigned threads) {
+  if (block == 0) return Error{Errc::invalid_argument, "hbs: reservation block must be at least 1"};
+  const std::uint64_t limit = key.params().max_signatures();
+  // The state is checked before the (possibly long) tree computation.
+  auto st = lms::StateStore::open(state_path, key.public_key());
+  if (!st) return st.error();
+  auto inf = st->info();
+  if (!inf) return inf.error();
+  if (inf->limit != limit) return Error{Errc::state_rejected, "hbs state: limit does not match the key"};
+  auto signer = Signer::create(std::move(key), threads);
+  if (!signer) return signer.error();
+  return StatefulSigner(std::move(*signer), std::move(*st), block);
+}
+
+Result<StatefulSigner::Signed> StatefulSigner::sign(byte_span message) {
+  if (cur_.first >= cur_.end) {
+    auto r = store_.reserve(block_);  // persisted (synced) before it returns
+    if (!r) return r.error();
+    cur_ = *r;
+  }
+  const std::uint64_t index = cur_.first++;  // consumed now, whatever happens next
+  auto sig = signer_.sign_at(index, message);
+  if (!sig) return sig.error();
+  // Check our own signature before it leaves: a fault in the tree computation would otherwise
+  // publish a wrong one-time signature at a burnt index.
+  if (auto v = verify(signer_.params(), signer_.public_key(), message, *sig); !v)
+    return Error{Errc::internal, "xmss: our own signature at index " + std::to_string(index) +
+                                     " does not verify (" + v.error().message + "); index burnt"};
+  if (auto l = store_.log_signature(index, message); !l) return l.error();
+  return Signed{index, std::move(*sig)};
+}
+
+}  // namespace pqsig::xmss
