@@ -5,7 +5,7 @@
 #
 # Batch sizes give each target at least two translation units, so both cores stay busy. Files
 # are batched in source-list (alphabetical) order; helpers in anonymous namespaces must therefore
-# have names unique within their target (e.g. mldsa_handles / slhdsa_handles in tools/batch_*.cpp).
+# have names unique within their target (e.g. mldsa_handles / slhdsa_handles in src/ledger/batch_*.cpp).
 # A file with its own compile definitions (src/common/build_info.cpp) is compiled alone by CMake.
 #
 # Not unity-built: the PQ core (pqsig_core_obj: per-file SIMD target attributes, and its constant-
@@ -22,7 +22,6 @@ function(pqsig_unity tgt size)
   endif()
 endfunction()
 
-pqsig_unity(pqsig 24)        # 47 sources -> 2 translation units
-pqsig_unity(pqsig_batch 4)   # 7 -> 2
+pqsig_unity(pqsig 24)        # 64 sources -> 3 translation units
 pqsig_unity(pqsig_cli 8)     # 16 -> 2
 pqsig_unity(pqsig_serve 3)   # 6 -> 2

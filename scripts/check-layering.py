@@ -45,6 +45,7 @@ SIDEWAYS = {
     ("httpsig", "sf"): "HTTP message signatures are built on structured fields",
     ("keys", "jose"): "key files read and write JWKs",
     ("keys", "canonical"): "key fingerprints are canonical encodings",
+    ("ledger", "jose"): "ledger items and batch requests are read with the strict JSON reader jose/json_strict.hpp",
     ("serve", "client"): "the proxy and directory cache fetch through the client",
     ("xmss", "lms"): "XMSS signs through the one never-reuse state store of LMS/HSS (lms::StateStore)",
 }
@@ -75,6 +76,7 @@ OWNER = {
     "mlkem.hpp": "mlkem",
     "price.hpp": "price",
     "price_engines.hpp": "price",
+    "price_ledger.hpp": "price",
     "price_tls.hpp": "price",
     "provider.hpp": "providers",
     "serve.hpp": "serve",

@@ -1,8 +1,9 @@
-// `pqsig batch`: JSON Lines on stdin, one reply per line on stdout (tools/batch_core.cpp).
+// `pqsig batch`: JSON Lines on stdin, one reply per line on stdout. The protocol is the library's
+// (src/ledger/batch.hpp, batch_*.cpp); this is its command line.
 #include <iostream>
 
-#include "batch.hpp"
 #include "commands.hpp"
+#include "ledger/batch.hpp"
 
 namespace pqsig::cli {
 void register_batch(CLI::App& app) {

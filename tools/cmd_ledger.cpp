@@ -1,6 +1,7 @@
 // `pqsig ledger`: providers (what is available and why not; per suite its verification interfaces
 // and other operations: keygen, sign, encaps, decaps), verify (dual verification of JSON
-// Lines items, parallel, verdicts in input order, then a summary line), bench (ledger_bench.cpp).
+// Lines items, parallel, verdicts in input order, then a summary line), bench (the engine is
+// src/price/ledger_bench.cpp, include/pqsig/price_ledger.hpp; here its options and output).
 //
 //   pqsig ledger verify --first pqsig --second liboqs --mode enforce|shadow [--jobs N] < items.jsonl
 //   item:    {"alg","pk","msg"|"mu","sig"[,"ctx"][,"prehash"][,"interface":"internal"][,"id"]}  (hex)
@@ -11,25 +12,35 @@
 //            a line that is not an item (malformed, empty, invalid UTF-8, too long) gets the error verdict;
 //            "id" is echoed only when it is a number or a string of at most 256 bytes.
 // Limits: a line is at most 8 MiB, enforced while reading (the rest of a longer line is discarded);
-// items are verified in chunks of 512 (memory stays bounded). The loop: run_verify_session.
+// items are verified in chunks of 512 (memory stays bounded). The loop: pqsig::ledger::run_verify_session
+// (src/ledger/item_wire.hpp, the item wire format).
+#include <unistd.h>
+
 #include <cstdio>
+#include <fstream>
 #include <iostream>
-#include <stdexcept>
+#include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "batch.hpp"
 #include "commands.hpp"
-#include "ledger_cli.hpp"
-#include "pqsig/hash.hpp"
-#include "pqsig/mldsa.hpp"
+#include "ledger/batch.hpp"
+#include "ledger/item_wire.hpp"
+#include "pqsig/price_ledger.hpp"
 
 namespace pqsig::cli::ledger {
 namespace pl = pqsig::ledger;
 namespace pp = pqsig::provider;
+using json = nlohmann::json;
 
 namespace {
+
+/// A provider by name that is available here, or a usage error with the reason.
+std::shared_ptr<const pp::Provider> usable_provider(const std::string& name) {
+  auto p = pl::usable_provider(name);
+  if (!p) throw Exit{kExitUsage, p.error().message};
+  return *p;
+}
 
 void cmd_providers(bool as_json) {
   json arr = json::array();
@@ -81,12 +92,12 @@ void cmd_verify(const VerifyArgs& a) {
                       a.max_records);
   pl::ThreadPool pool(a.jobs);
   std::ios::sync_with_stdio(false);
-  const VerifySessionStats vs = run_verify_session(std::cin, std::cout, dv, &pool);
+  const pl::VerifySessionStats vs = pl::run_verify_session(std::cin, std::cout, dv, &pool);
   const std::uint64_t errors = vs.errors;
   const pl::Stats st = dv.stats();
   json records = json::array();
   for (const auto& d : dv.disagreements()) {
-    json r = item_json(d);
+    json r = pl::item_json(d);
     r["first_ok"] = d.first_ok;
     r["second_ok"] = d.second_ok;
     r["first_reason"] = d.first_reason;
@@ -111,6 +122,53 @@ void cmd_verify(const VerifyArgs& a) {
                             {"capacity", c.capacity}};
   }
   std::cout << batch::reply_text(json{{"summary", summary}}) << '\n';
+}
+
+struct BenchArgs {
+  price::LedgerBenchOptions opt;
+  bool as_json = false, no_progress = false;
+  std::string jsonl;
+};
+
+void cmd_bench(BenchArgs& a) {
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  if (!a.no_progress)
+    a.opt.progress = [tty](const std::string& s) {
+      if (tty)
+        std::fprintf(stderr, "\r\033[K[ledger bench] %s", s.c_str());
+      else
+        std::fprintf(stderr, "[ledger bench] %s\n", s.c_str());
+    };
+  auto rep = price::run_ledger_bench(a.opt);
+  if (!a.no_progress && tty) std::fprintf(stderr, "\r\033[K");
+  if (!rep) throw Exit{kExitUsage, rep.error().message};
+  if (!a.jsonl.empty()) {
+    std::ofstream out(a.jsonl, std::ios::binary | std::ios::trunc);
+    if (!out) throw Exit{kExitUsage, "cannot write " + a.jsonl};
+    out << price::render_ledger_bench_jsonl(*rep);
+  }
+  std::cout << (a.as_json ? price::render_ledger_bench_json(*rep) : price::render_ledger_bench_text(*rep));
+  std::cout.flush();
+  if (!rep->passed()) throw Exit{kExitInvalid, "disagreements or unexpected verdicts (see the summary)"};
+}
+
+void register_bench(CLI::App& ledger) {
+  auto* b = ledger.add_subcommand("bench", "The second-verifier benchmark: 4 ways, valid/invalid, VU, measured blocks");
+  static BenchArgs a;
+  b->add_option("--first", a.opt.first, "first provider")->capture_default_str();
+  b->add_option("--second", a.opt.second, "second provider")->capture_default_str();
+  b->add_option("--suites", a.opt.suites, "suites (default: ml-dsa-44,ml-dsa-65,ml-dsa-87,slh-dsa-sha2-128s,slh-dsa-sha2-256s)")
+      ->delimiter(',');
+  b->add_flag("--quick", a.opt.quick, "a run of a minute or two (40 samples per round, blocks capped at 200 signatures)");
+  b->add_option("--rounds", a.opt.rounds, "rounds")->capture_default_str();
+  b->add_option("--samples", a.opt.samples, "samples per suite per round (default 400, --quick 40)");
+  b->add_option("--jobs", a.opt.jobs, "threads for the all-core block (0 = all cores)")->capture_default_str();
+  b->add_option("--workload", a.opt.workload, "JSON: {\"consensus_vu\":{suite:VU},\"block_budget_vu\":N}");
+  b->add_option("--seed", a.opt.seed, "seed of the messages and flipped bytes (0 = random; printed)");
+  b->add_flag("--json", a.as_json, "JSON report on stdout");
+  b->add_option("--jsonl", a.jsonl, "write the environment, every raw sample and the results to FILE");
+  b->add_flag("--no-progress", a.no_progress, "no progress line on stderr");
+  b->callback([] { cmd_bench(a); });
 }
 
 }  // namespace

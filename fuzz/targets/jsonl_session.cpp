@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "batch.hpp"
 #include "harness.hpp"
-#include "ledger_cli.hpp"
+#include "ledger/batch.hpp"
+#include "ledger/item_wire.hpp"
 #include "pqsig/provider.hpp"
 
 PQSIG_FUZZ_TARGET(jsonl_session) {
@@ -24,12 +24,12 @@ PQSIG_FUZZ_TARGET(jsonl_session) {
     static const auto pq = pqsig::provider::find("pqsig");
     pqsig::fuzz::check(pq.ok(), "the pqsig provider is missing");
     pqsig::ledger::DualVerifier dv(pq.value(), pq.value(), pqsig::ledger::Mode::enforce, nullptr, 4);
-    const auto st = pqsig::cli::ledger::run_verify_session(is, os, dv, nullptr, cap);
+    const auto st = pqsig::ledger::run_verify_session(is, os, dv, nullptr, cap);
     pqsig::fuzz::check(st.lines == lines, "ledger verify: not one verdict per line");
   } else {
-    pqsig::cli::batch::SessionOptions opt;
+    pqsig::batch::SessionOptions opt;
     opt.max_line_bytes = cap;
-    const auto st = pqsig::cli::batch::run_session(is, os, opt);
+    const auto st = pqsig::batch::run_session(is, os, opt);
     pqsig::fuzz::check(st.lines == lines, "batch: not one reply per line");
   }
   std::istringstream out(os.str());

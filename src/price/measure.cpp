@@ -12,8 +12,19 @@
 #include "pqsig/ledger.hpp"
 #include "pqsig/price.hpp"
 #include "pqsig/provider.hpp"
+#include "price/internal.hpp"
 
 namespace pqsig::price {
+
+double detail::sample_clock_ns(bool cpu) {
+  if (cpu) {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+  }
+  return static_cast<double>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
 
 namespace {
 
@@ -21,16 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 double ns_since(Clock::time_point t0) {
   return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
-}
-
-double sample_clock_ns(bool cpu) {
-  if (cpu) {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-  }
-  return static_cast<double>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count());
 }
 
 std::vector<bytes> make_messages(const SampleRequest& r, const SuiteInfo& s, const MeasureOptions& o) {
@@ -84,9 +85,9 @@ struct KemState {
 };
 
 Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest& r, const MeasureOptions& o) {
-  const double k0 = sample_clock_ns(o.thread_cpu_time);
+  const double k0 = detail::sample_clock_ns(o.thread_cpu_time);
   auto key = SigningKey::generate(s);
-  const double keygen_ns = sample_clock_ns(o.thread_cpu_time) - k0;
+  const double keygen_ns = detail::sample_clock_ns(o.thread_cpu_time) - k0;
   if (!key) return key.error();
   auto st = std::make_shared<SigState>(std::move(key.value()));
   st->suite = &s;
@@ -96,9 +97,9 @@ Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest&
     st->vk.emplace(std::move(vk.value()));
   }
   st->msgs = make_messages(r, s, o);
-  const double s0 = sample_clock_ns(o.thread_cpu_time);
+  const double s0 = detail::sample_clock_ns(o.thread_cpu_time);
   auto sig = st->sk.sign(st->msgs[0]);
-  const double sign_ns = sample_clock_ns(o.thread_cpu_time) - s0;
+  const double sign_ns = detail::sample_clock_ns(o.thread_cpu_time) - s0;
   if (!sig) return sig.error();
   if (auto ok = st->verify(0, *sig); !ok)
     return Error{Errc::internal, std::string(s.id) + ": self-check failed: " + ok.error().what()};
@@ -145,9 +146,9 @@ Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest&
       return sign_with(*k);
     };
     // One cold call now: its self-check, and the first sample of a slow signature (SLH-DSA "s").
-    const double c0 = sample_clock_ns(o.thread_cpu_time);
+    const double c0 = detail::sample_clock_ns(o.thread_cpu_time);
     if (auto ok = cold(); !ok) return ok.error();
-    const double cold_ns = sample_clock_ns(o.thread_cpu_time) - c0;
+    const double cold_ns = detail::sample_clock_ns(o.thread_cpu_time) - c0;
     if (auto ok = S->verify(S->pool.back().first, S->pool.back().second); !ok)
       return Error{Errc::internal, std::string(s.id) + ": self-check of the cold signature failed: " + ok.error().what()};
     p.ops.push_back({"sign", cold, cold_ns});
@@ -293,7 +294,7 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
     warm = 1;
     warm_ns = op.presample_ns;
   } else do {
-    const double c0 = sample_clock_ns(o.thread_cpu_time);
+    const double c0 = detail::sample_clock_ns(o.thread_cpu_time);
     if (auto st = op.run(); !st) {
       res.error = st.error().what();
       return res;
@@ -301,7 +302,7 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
     ++warm;
     warm_ns = ns_since(w0);
     if (warm == 1 && warm_ns >= o.slow_op_ns) {
-      samples.push_back(sample_clock_ns(o.thread_cpu_time) - c0);  // a slow op's warm-up is its first sample
+      samples.push_back(detail::sample_clock_ns(o.thread_cpu_time) - c0);  // a slow op's warm-up is its first sample
       break;
     }
   } while (warm_ns < o.warmup_ms * 1e6 && warm < 1000000);
@@ -325,7 +326,7 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
     }
     if (samples.size() >= o.max_samples) break;
     if (samples.size() >= min_samples && spent_ns + ns_since(t0) >= budget_ns) break;
-    const double s0 = sample_clock_ns(o.thread_cpu_time);
+    const double s0 = detail::sample_clock_ns(o.thread_cpu_time);
     for (std::size_t k = 0; k < batch; ++k) {
       if (auto st = op.run(); !st) {
         res.error = st.error().what();
@@ -333,7 +334,7 @@ OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
         return res;
       }
     }
-    samples.push_back((sample_clock_ns(o.thread_cpu_time) - s0) / static_cast<double>(batch));
+    samples.push_back((detail::sample_clock_ns(o.thread_cpu_time) - s0) / static_cast<double>(batch));
   }
   res.stats = compute_stats(samples);
   if (o.keep_samples) res.samples = std::move(samples);

@@ -1,9 +1,11 @@
 // `pqsig price` statistics: percentiles and summaries of timing samples.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 
 #include "pqsig/price.hpp"
+#include "price/internal.hpp"
 
 namespace pqsig::price {
 
@@ -35,6 +37,15 @@ Stats compute_stats(std::vector<double> v) {
   for (double x : v) acc += (x - s.mean_ns) * (x - s.mean_ns);
   s.stddev_ns = v.size() > 1 ? std::sqrt(acc / static_cast<double>(v.size() - 1)) : 0.0;
   return s;
+}
+
+double detail::median_of(std::vector<double> v) { return compute_stats(std::move(v)).median_ns; }
+
+std::string detail::format_loadavg(const std::array<double, 3>& l) {
+  if (l[0] < 0) return "unknown";
+  char b[64];
+  std::snprintf(b, sizeof b, "%.2f %.2f %.2f", l[0], l[1], l[2]);
+  return b;
 }
 
 }  // namespace pqsig::price

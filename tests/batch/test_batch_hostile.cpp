@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "batch.hpp"
 #include "cli/cli_util.hpp"
+#include "ledger/batch.hpp"
 
 using json = nlohmann::json;
-namespace batch = pqsig::cli::batch;
+namespace batch = pqsig::batch;
 
 namespace {
 

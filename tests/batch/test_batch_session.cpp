@@ -1,6 +1,6 @@
 // `pqsig batch` (issue 10, item 4): every input line gets exactly one reply, whatever it holds
 // (invalid UTF-8, a cut multibyte character, blank, not JSON, over the length cap), and the
-// session goes on after each. Driven through pqsig_batch (what the CLI links) and the CLI.
+// session goes on after each. Driven through the library (what the CLI runs) and the CLI.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -12,10 +12,10 @@
 #include <unistd.h>
 #include <vector>
 
-#include "batch.hpp"
+#include "ledger/batch.hpp"
 
 using json = nlohmann::json;
-namespace batch = pqsig::cli::batch;
+namespace batch = pqsig::batch;
 
 namespace {
 

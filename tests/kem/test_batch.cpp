@@ -1,4 +1,4 @@
-// `pqsig batch` KEM ops (tools/batch_kem.cpp), run through the CLI binary: ACVP keyGen/encap/decap
+// `pqsig batch` KEM ops (src/ledger/batch_kem.cpp), run through the CLI binary: ACVP keyGen/encap/decap
 // vectors for every ML-KEM set, X-Wing from its draft seed, hybrids round trip, typed errors.
 #include <gtest/gtest.h>
 

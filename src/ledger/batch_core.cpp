@@ -1,13 +1,13 @@
-// `pqsig batch`: the line handler and the session loop (a library of its own, pqsig_batch, so
-// the unit tests and the fuzz harness drive exactly what the CLI runs).
+// `pqsig batch`: the line handler and the session loop (in the library, so the unit tests and the
+// fuzz harness drive exactly what the CLI runs).
 #include <istream>
 #include <ostream>
 #include <string>
 
-#include "batch.hpp"
+#include "ledger/batch.hpp"
 #include "jose/json_strict.hpp"
 
-namespace pqsig::cli::batch {
+namespace pqsig::batch {
 
 bytes hex_field(const json& req, const char* name) {
   auto it = req.find(name);
@@ -175,4 +175,4 @@ SessionStats run_session(std::istream& in, std::ostream& out, const SessionOptio
   return st;
 }
 
-}  // namespace pqsig::cli::batch
+}  // namespace pqsig::batch

@@ -6,10 +6,10 @@
 // with "msg" signs / verifies M′ directly. Malformed requests throw BadRequest → {"error"}.
 #include <string>
 
-#include "batch.hpp"
+#include "ledger/batch.hpp"
 #include "pqsig/mldsa.hpp"
 
-namespace pqsig::cli::batch {
+namespace pqsig::batch {
 namespace {
 
 bool mldsa_handles(std::string_view alg) { return alg == "ml-dsa-44" || alg == "ml-dsa-65" || alg == "ml-dsa-87"; }
@@ -157,4 +157,4 @@ const Family& mldsa_family() {
   static const Family f{"mldsa", &mldsa_handles, &mldsa_handle};
   return f;
 }
-}  // namespace pqsig::cli::batch
+}  // namespace pqsig::batch

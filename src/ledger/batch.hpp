@@ -1,5 +1,8 @@
-// `pqsig batch`: JSON Lines in, one JSON response per line out, same order. One dispatcher;
-// each algorithm family contributes a handler (batch_<family>.cpp). Byte fields are hex.
+// The batch protocol (`pqsig batch`): JSON Lines in, one JSON response per line out, same order.
+// One dispatcher; each algorithm family contributes a handler (batch_<family>.cpp). Byte fields
+// are hex. In the library so that the CLI (tools/cmd_batch.cpp), the tests (tests/batch) and the
+// fuzzers drive the same code; the strict line parsing, "id" echo and bounded line reader are
+// shared with the ledger item session (item_wire.hpp).
 #pragma once
 #include <iosfwd>
 #include <nlohmann/json.hpp>
@@ -10,7 +13,7 @@
 
 #include "pqsig/common.hpp"
 
-namespace pqsig::cli::batch {
+namespace pqsig::batch {
 using json = nlohmann::json;
 
 /// Thrown by handlers for malformed requests; becomes {"error": message}.
@@ -102,4 +105,4 @@ struct SessionStats {
 /// input line, flushed, in order. A line over the cap is answered by an error and the session
 /// continues; it is never held in memory beyond the cap.
 SessionStats run_session(std::istream& in, std::ostream& out, const SessionOptions& opt = {});
-}  // namespace pqsig::cli::batch
+}  // namespace pqsig::batch

@@ -14,12 +14,12 @@
 // Layouts: include/pqsig/kem.hpp and docs/settlement-kem.md.
 #include <optional>
 
-#include "batch.hpp"
+#include "ledger/batch.hpp"
 #include "pqsig/kem.hpp"
 #include "pqsig/mlkem.hpp"
 #include "pqsig/suite.hpp"
 
-namespace pqsig::cli::batch {
+namespace pqsig::batch {
 namespace {
 
 const SuiteInfo* kem_suite(std::string_view alg) {
@@ -104,4 +104,4 @@ const Family& kem_family() {
   static const Family f{"kem", &kem_handles, &kem_handle};
   return f;
 }
-}  // namespace pqsig::cli::batch
+}  // namespace pqsig::batch

@@ -13,12 +13,12 @@
 // keygen "seed" (classical) is the raw private key to derive from; "sk" (composite) likewise.
 #include <string>
 
-#include "batch.hpp"
+#include "ledger/batch.hpp"
 #include "pqsig/classical_suites.hpp"
 #include "pqsig/composite.hpp"
 #include "pqsig/suite.hpp"
 
-namespace pqsig::cli::batch {
+namespace pqsig::batch {
 namespace {
 
 const SuiteInfo* suite_of(std::string_view alg) {
@@ -169,4 +169,4 @@ const Family& classical_family() {
   static const Family f{"classical", &classical_handles, &classical_handle};
   return f;
 }
-}  // namespace pqsig::cli::batch
+}  // namespace pqsig::batch

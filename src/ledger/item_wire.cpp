@@ -1,6 +1,7 @@
-// `pqsig ledger` items as JSON (parse, print) and provider lookup: shared by `pqsig ledger verify`
-// (cmd_ledger.cpp) and batch's optional "provider" member (batch_provider.cpp), so it lives in the
-// pqsig_batch unit that the CLI, the tests and the fuzzers link.
+// The ledger item wire format (item_wire.hpp): items as JSON (parse, print), verdicts as JSON, the
+// `pqsig ledger verify` session loop and provider lookup. Shared by `pqsig ledger verify`
+// (tools/cmd_ledger.cpp), batch's optional "provider" member (batch_provider.cpp), `ledger bench`
+// (src/price/ledger_bench.cpp), the tests and the fuzzers.
 #include <cstdio>
 #include <istream>
 #include <ostream>
@@ -9,24 +10,23 @@
 #include <thread>
 #include <vector>
 
-#include "batch.hpp"
-#include "commands.hpp"
-#include "ledger_cli.hpp"
+#include "ledger/batch.hpp"
+#include "ledger/item_wire.hpp"
 #include "pqsig/hash.hpp"
 #include "pqsig/mldsa.hpp"
 
-namespace pqsig::cli::ledger {
-namespace pl = pqsig::ledger;
+namespace pqsig::ledger {
 namespace pp = pqsig::provider;
+using json = nlohmann::json;
 
-pl::Item OwnedItem::view() const {
-  pl::Item it{suite, pk, msg, sig, opt};
+Item OwnedItem::view() const {
+  Item it{suite, pk, msg, sig, opt};
   it.opt.ctx = ctx;
   return it;
 }
 
 namespace {
-bytes hex_member(const json& j, const char* name, bool required) {
+bytes item_hex_member(const json& j, const char* name, bool required) {
   auto it = j.find(name);
   if (it == j.end() || it->is_null()) {
     if (required) throw std::invalid_argument(std::string("missing field \"") + name + "\"");
@@ -37,7 +37,7 @@ bytes hex_member(const json& j, const char* name, bool required) {
   if (!r) throw std::invalid_argument(std::string("field \"") + name + "\": " + r.error().message);
   return std::move(r.value());
 }
-bool has(const json& j, const char* name) { return j.contains(name) && !j.at(name).is_null(); }
+bool item_has(const json& j, const char* name) { return j.contains(name) && !j.at(name).is_null(); }
 }  // namespace
 
 OwnedItem parse_item(const json& j) {
@@ -48,20 +48,20 @@ OwnedItem parse_item(const json& j) {
   if ((*suite)->cls != SuiteClass::signature) throw std::invalid_argument("\"alg\" must be a signature suite");
   OwnedItem it;
   it.suite = *suite;
-  it.pk = hex_member(j, "pk", true);
-  it.sig = hex_member(j, "sig", true);
-  const bool msg = has(j, "msg"), mu = has(j, "mu");
+  it.pk = item_hex_member(j, "pk", true);
+  it.sig = item_hex_member(j, "sig", true);
+  const bool msg = item_has(j, "msg"), mu = item_has(j, "mu");
   if (msg == mu) throw std::invalid_argument("exactly one of \"msg\" and \"mu\" is required");
   std::string iface = "external";
-  if (has(j, "interface")) {
+  if (item_has(j, "interface")) {
     if (!j["interface"].is_string()) throw std::invalid_argument("field \"interface\" must be a string");
     iface = j["interface"].get<std::string>();
     if (iface != "external" && iface != "internal")
       throw std::invalid_argument("field \"interface\" must be \"external\" or \"internal\"");
   }
-  it.ctx = hex_member(j, "ctx", false);
+  it.ctx = item_hex_member(j, "ctx", false);
   if (it.ctx.size() > 255) throw std::invalid_argument("field \"ctx\" must be at most 255 bytes");
-  if (has(j, "prehash")) {
+  if (item_has(j, "prehash")) {
     if (!j["prehash"].is_string()) throw std::invalid_argument("field \"prehash\" must be a string");
     const auto* ph = hash::find_prehash(j["prehash"].get<std::string>());
     if (!ph) throw std::invalid_argument("unknown prehash \"" + j["prehash"].get<std::string>() + "\"");
@@ -72,23 +72,23 @@ OwnedItem parse_item(const json& j) {
       throw std::invalid_argument("\"ctx\" and \"prehash\" apply to the external interface only");
   }
   if (mu) {
-    it.msg = hex_member(j, "mu", true);
+    it.msg = item_hex_member(j, "mu", true);
     if (it.msg.size() != mldsa::kMuBytes) throw std::invalid_argument("field \"mu\" must be 64 bytes");
-    it.opt.input = pl::VerifyOptions::Input::mu;
+    it.opt.input = VerifyOptions::Input::mu;
   } else {
-    it.msg = hex_member(j, "msg", true);
-    if (iface == "internal") it.opt.input = pl::VerifyOptions::Input::internal;
+    it.msg = item_hex_member(j, "msg", true);
+    if (iface == "internal") it.opt.input = VerifyOptions::Input::internal;
   }
   return it;
 }
 
-json item_json(const pl::Disagreement& d) {
+json item_json(const Disagreement& d) {
   json j{{"alg", d.suite}, {"pk", to_hex(d.pk, false)}, {"sig", to_hex(d.sig, false)}};
-  if (d.input == pl::VerifyOptions::Input::mu) {
+  if (d.input == VerifyOptions::Input::mu) {
     j["mu"] = to_hex(d.msg, false);
   } else {
     j["msg"] = to_hex(d.msg, false);
-    if (d.input == pl::VerifyOptions::Input::internal) j["interface"] = "internal";
+    if (d.input == VerifyOptions::Input::internal) j["interface"] = "internal";
   }
   if (!d.ctx.empty()) j["ctx"] = to_hex(d.ctx, false);
   if (d.prehash) j["prehash"] = std::string(hash::prehash_info(*d.prehash).acvp_name);
@@ -107,7 +107,7 @@ ItemLine parse_item_line(std::string_view line) {
   return r;
 }
 
-json verdict_json(const pl::Verdict& v) {
+json verdict_json(const Verdict& v) {
   json j{{"ok", v.accepted}, {"first_ok", v.first_ok}, {"second_ok", nullptr}, {"disagreement", v.disagreement}};
   if (v.refused) {
     j["first_ok"] = nullptr;
@@ -118,20 +118,20 @@ json verdict_json(const pl::Verdict& v) {
   return j;
 }
 
-VerifySessionStats run_verify_session(std::istream& in, std::ostream& out, pl::DualVerifier& dv, pl::ThreadPool* pool,
+VerifySessionStats run_verify_session(std::istream& in, std::ostream& out, DualVerifier& dv, ThreadPool* pool,
                                       std::size_t max_line_bytes) {
   constexpr std::size_t kChunk = 512;  // items verified together (memory stays bounded)
   VerifySessionStats st;
   std::vector<ItemLine> slots;
   auto flush = [&] {
-    std::vector<pl::Item> views;
+    std::vector<Item> views;
     std::vector<std::size_t> where;
     for (std::size_t i = 0; i < slots.size(); ++i)
       if (slots[i].item) {
         views.push_back(slots[i].item->view());
         where.push_back(i);
       }
-    std::vector<pl::Verdict> verdicts = pl::verify_block(dv, views, pool);
+    std::vector<Verdict> verdicts = verify_block(dv, views, pool);
     std::vector<json> replies(slots.size());
     for (std::size_t k = 0; k < where.size(); ++k) replies[where[k]] = verdict_json(verdicts[k]);
     for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -167,11 +167,11 @@ VerifySessionStats run_verify_session(std::istream& in, std::ostream& out, pl::D
   return st;
 }
 
-std::shared_ptr<const pp::Provider> usable_provider(const std::string& name) {
+Result<std::shared_ptr<const pp::Provider>> usable_provider(const std::string& name) {
   auto p = pp::find(name);
-  if (!p) throw Exit{kExitUsage, p.error().message};
+  if (!p) return p.error();
   const pp::ProviderInfo info = (*p)->info();
-  if (!info.available) throw Exit{kExitUsage, "provider '" + name + "' is not available: " + info.reason};
+  if (!info.available) return Error{Errc::unsupported, "provider '" + name + "' is not available: " + info.reason};
   return *p;
 }
-}  // namespace pqsig::cli::ledger
+}  // namespace pqsig::ledger

@@ -8,10 +8,10 @@
 // Malformed requests throw BadRequest → {"error"}.
 #include <string>
 
-#include "batch.hpp"
+#include "ledger/batch.hpp"
 #include "pqsig/slhdsa.hpp"
 
-namespace pqsig::cli::batch {
+namespace pqsig::batch {
 namespace {
 
 bool slhdsa_handles(std::string_view alg) {
@@ -139,4 +139,4 @@ const Family& slhdsa_family() {
   static const Family f{"slhdsa", &slhdsa_handles, &slhdsa_handle};
   return f;
 }
-}  // namespace pqsig::cli::batch
+}  // namespace pqsig::batch

@@ -5,16 +5,14 @@
 // answers {"error": "unsupported: ..."}, never {"ok": false}.
 #include <stdexcept>
 
-#include "batch.hpp"
-#include "ledger_cli.hpp"
+#include "ledger/batch.hpp"
+#include "ledger/item_wire.hpp"
 
-namespace pqsig::cli::batch {
+namespace pqsig::batch {
 
 json provider_verify(const json& req, const std::string& name) {
-  auto p = provider::find(name);
+  auto p = ledger::usable_provider(name);
   if (!p) throw BadRequest(p.error().message);
-  const provider::ProviderInfo info = (*p)->info();
-  if (!info.available) throw BadRequest("provider '" + name + "' is not available: " + info.reason);
   ledger::OwnedItem it;
   try {
     it = ledger::parse_item(req);
@@ -28,4 +26,4 @@ json provider_verify(const json& req, const std::string& name) {
   return json{{"ok", false}, {"reason", st.error().what()}, {"provider", name}};
 }
 
-}  // namespace pqsig::cli::batch
+}  // namespace pqsig::batch

@@ -1,0 +1,18 @@
+// Measurement helpers shared inside price (measure.cpp, ledger_bench.cpp): one sample clock,
+// one median, one rendering of the load average.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+namespace pqsig::price::detail {
+
+/// Now, in ns: the calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) when `cpu`, else the steady
+/// (monotonic) clock. Differences only.
+double sample_clock_ns(bool cpu);
+/// Median of the samples (compute_stats' percentile 0.5; 0 when empty).
+double median_of(std::vector<double> v);
+/// /proc/loadavg figures as "0.52 0.40 0.33"; "unknown" when not readable (-1).
+std::string format_loadavg(const std::array<double, 3>& l);
+
+}  // namespace pqsig::price::detail
