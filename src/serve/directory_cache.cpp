@@ -343,6 +343,18 @@ void DirectoryCache::on_response(const std::string& key, const AgentRef& agent, 
 void DirectoryCache::complete(const std::string& key, const AgentRef& agent, std::int64_t now, std::int64_t ttl,
                               Result<std::shared_ptr<const AgentKeys>> r, bool busy) noexcept {
   std::vector<std::function<void()>> resume;
+  // The fetch is no longer in flight: its slot, its origin's share and its parked requests are
+  // released (mu_ held by the caller).
+  auto end_inflight = [&] {
+    if (auto f = inflight_.find(key); f != inflight_.end()) {
+      --running_;
+      if (auto o = origin_running_.find(f->second.origin); o != origin_running_.end() && --o->second == 0)
+        origin_running_.erase(o);
+      parked_ -= std::min(parked_, f->second.parked.size());
+      resume = std::move(f->second.parked);
+      inflight_.erase(f);
+    }
+  };
   try {
     std::size_t nbytes = 0;
     if (r) {
@@ -357,14 +369,7 @@ void DirectoryCache::complete(const std::string& key, const AgentRef& agent, std
       }
     }
     std::lock_guard<std::mutex> lk(mu_);
-    if (auto f = inflight_.find(key); f != inflight_.end()) {
-      --running_;
-      if (auto o = origin_running_.find(f->second.origin); o != origin_running_.end() && --o->second == 0)
-        origin_running_.erase(o);
-      parked_ -= std::min(parked_, f->second.parked.size());
-      resume = std::move(f->second.parked);
-      inflight_.erase(f);
-    }
+    end_inflight();
     cv_.notify_all();
     auto g = good_.find(key);
     if (r) {
@@ -400,14 +405,7 @@ void DirectoryCache::complete(const std::string& key, const AgentRef& agent, std
     }
   } catch (...) {  // filing failed (allocation): the waiters still wake, the parked still resume
     std::lock_guard<std::mutex> lk(mu_);
-    if (auto f = inflight_.find(key); f != inflight_.end()) {
-      --running_;
-      if (auto o = origin_running_.find(f->second.origin); o != origin_running_.end() && --o->second == 0)
-        origin_running_.erase(o);
-      parked_ -= std::min(parked_, f->second.parked.size());
-      resume = std::move(f->second.parked);
-      inflight_.erase(f);
-    }
+    end_inflight();
     cv_.notify_all();
   }
   for (auto& f : resume) {

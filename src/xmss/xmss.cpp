@@ -27,35 +27,36 @@ Hasher::Hasher(const Params& p, const std::uint8_t* pub_seed) noexcept : p_(p) {
 
 Hasher::~Hasher() = default;
 
+namespace {
+// H(toByte(dom) || key || m1 || m2) with a SHA-2 function, truncated to n bytes (RFC 8391 §5.1;
+// SP 800-208 §5 for the n = 24 truncation).
+template <class Sha, std::size_t kDigest>
+void xmss_sha2_core(std::uint8_t* out, std::size_t n, const std::uint8_t* pad, std::size_t padlen,
+                    const std::uint8_t* key, std::size_t keylen, const std::uint8_t* m1, std::size_t l1,
+                    const std::uint8_t* m2, std::size_t l2) noexcept {
+  Sha s;
+  s.update(pad, padlen);
+  s.update(key, keylen);
+  s.update(m1, l1);
+  if (l2) s.update(m2, l2);
+  std::uint8_t d[kDigest];
+  s.final(d);
+  std::memcpy(out, d, n);
+  secure_zero(d, sizeof d);
+}
+}  // namespace
+
 void Hasher::core(std::uint8_t* out, std::uint32_t dom, const std::uint8_t* key, std::size_t keylen,
                   const std::uint8_t* m1, std::size_t l1, const std::uint8_t* m2, std::size_t l2) const noexcept {
   std::uint8_t pad[64];
   to_byte(pad, dom, p_.padding);
   switch (p_.func) {
-    case HashFunc::sha2_256: {
-      hash::Sha256 s;
-      s.update(pad, p_.padding);
-      s.update(key, keylen);
-      s.update(m1, l1);
-      if (l2) s.update(m2, l2);
-      std::uint8_t d[32];
-      s.final(d);
-      std::memcpy(out, d, p_.n);
-      secure_zero(d, sizeof d);
+    case HashFunc::sha2_256:
+      xmss_sha2_core<hash::Sha256, 32>(out, p_.n, pad, p_.padding, key, keylen, m1, l1, m2, l2);
       break;
-    }
-    case HashFunc::sha2_512: {
-      hash::Sha512 s;
-      s.update(pad, p_.padding);
-      s.update(key, keylen);
-      s.update(m1, l1);
-      if (l2) s.update(m2, l2);
-      std::uint8_t d[64];
-      s.final(d);
-      std::memcpy(out, d, p_.n);
-      secure_zero(d, sizeof d);
+    case HashFunc::sha2_512:
+      xmss_sha2_core<hash::Sha512, 64>(out, p_.n, pad, p_.padding, key, keylen, m1, l1, m2, l2);
       break;
-    }
     case HashFunc::shake128:
     case HashFunc::shake256: {
       hash::Keccak k(p_.func == HashFunc::shake128 ? hash::kShake128Rate : hash::kShake256Rate, 0x1F);
