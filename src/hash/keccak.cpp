@@ -290,7 +290,7 @@ void x4i_squeeze_scalar(std::uint64_t st[25][4], std::uint8_t* const out[4], std
   }
 }
 }  // namespace
-const KeccakX4Backend kKeccakX4Scalar{"scalar", &x4i_permute_scalar, &x4i_squeeze_scalar};
+const KeccakX4Backend kKeccakX4Scalar{"scalar", &x4i_permute_scalar, &x4i_squeeze_scalar, nullptr};
 
 const KeccakX4Backend* keccak_x4_backend_avx512() noexcept {
 #if defined(PQSIG_HAVE_AVX512_BACKENDS)
@@ -532,6 +532,16 @@ void ShakeX8::squeeze_blocks_absorbing(std::uint8_t* out[kLanes], std::size_t nb
   unsigned halves = 0;
   for (int j = 0; j < kLanes; ++j)
     if (rate_lanes_[j]) halves |= 1u << (j / 4);
+  const detail::KeccakX4Backend& b4 = detail::keccak_x4_backend();
+  if (b4.squeeze_half8) {  // each half on its own for all blocks, in place, state in registers
+    std::uint8_t* o[kLanes];
+    for (int j = 0; j < kLanes; ++j) o[j] = rate_lanes_[j] ? out[j] : nullptr;
+    for (int half = 0; half < 2; ++half)
+      if (halves >> half & 1u) b4.squeeze_half8(st_, half, o, rate_lanes_, nblocks, in ? lane : -1, in);
+    for (int j = 0; j < kLanes; ++j)
+      if (o[j]) out[j] = o[j];
+    return;
+  }
   for (std::size_t b = 0; b < nblocks; ++b) {
     if (in) {
       for (std::size_t i = 0; i < rate_lanes_[lane]; ++i) st_[i][lane] ^= load64(in + 8 * i);

@@ -41,6 +41,6 @@ KX_ATTR void keccak_f1600_x4_avx2(std::uint64_t st[4][25]) noexcept {
 }
 #undef KX_ATTR
 
-const KeccakX4Backend kKeccakX4Avx2{"avx2", &kx_permute_mem, &kx_squeeze_mem};
+const KeccakX4Backend kKeccakX4Avx2{"avx2", &kx_permute_mem, &kx_squeeze_mem, &kx_squeeze_half8};
 }  // namespace pqsig::hash::detail
 #endif

@@ -29,7 +29,7 @@ KX_ATTR __attribute__((always_inline)) inline __m256i kx_chi(__m256i a, __m256i 
 
 #include "hash/keccak_x4_body.inc"
 
-const KeccakX4Backend kKeccakX4Avx512{"avx512vl", &kx_permute_mem, &kx_squeeze_mem};
+const KeccakX4Backend kKeccakX4Avx512{"avx512vl", &kx_permute_mem, &kx_squeeze_mem, &kx_squeeze_half8};
 
 // The single-state permutation with the same round code on 128-bit registers, one lane per
 // register (the upper halves unused): 32 registers hold the state and the B lanes without

@@ -30,6 +30,12 @@ struct KeccakX4Backend {
   void (*permute)(std::uint64_t st[25][4]) noexcept;
   void (*squeeze)(std::uint64_t st[25][4], std::uint8_t* const out[4], std::size_t rate_lanes,
                   std::size_t nblocks) noexcept;
+  /// ShakeX8's squeeze (KeccakX8Backend::squeeze) for the four states of one half of an
+  /// eight-state interleave (states 4·half … 4·half+3, in place: no copy of the half), with the
+  /// states kept in registers between blocks; absorb_lane is used only if it is in this half.
+  /// nullptr for backends without it (ShakeX8 then permutes the half through a copy).
+  void (*squeeze_half8)(std::uint64_t st[25][8], int half, std::uint8_t* out[8], const std::uint8_t rate_lanes[8],
+                        std::size_t nblocks, int absorb_lane, const std::uint8_t* absorb_in) noexcept;
 };
 
 #if defined(PQSIG_HAVE_AVX2_BACKENDS)
