@@ -17,6 +17,7 @@
 #include <string>
 
 #include "lms/lms_internal.hpp"
+#include "support/liboqs_kats.hpp"
 #include "pqsig/lms.hpp"
 
 using namespace pqsig;
@@ -146,42 +147,8 @@ TEST(LmsAcvp, SigVer) {
 }
 
 namespace {
-// Extracts the liboqs LMS KATs once into a temp dir; returns "" (and the reason) when tar or xz
-// is missing — a reason outside the project.
-// The extraction directory, removed when the test binary exits.
-struct KatDir {
-  std::filesystem::path root;
-  ~KatDir() {
-    std::error_code ec;
-    if (!root.empty()) std::filesystem::remove_all(root, ec);
-  }
-};
-
-std::string extract_liboqs_kats(std::string& why) {
-  static KatDir owner;
-  static std::string dir;
-  static std::string err;
-  if (!dir.empty() || !err.empty()) {
-    why = err;
-    return dir;
-  }
-  const std::string tarball = std::string(PQSIG_SHARED_DIR) + "/thirdparty/liboqs-0.16.0.tar.xz";
-  if (!fs::exists(tarball)) {
-    err = why = "no " + tarball;
-    return "";
-  }
-  const fs::path tmp = fs::temp_directory_path() / ("pqsig_lms_kat_" + std::to_string(::getpid()));
-  fs::create_directories(tmp);
-  owner.root = tmp;
-  const std::string cmd = "tar -xJf '" + tarball + "' -C '" + tmp.string() +
-                          "' --wildcards 'liboqs-0.16.0/tests/KATs/sig_stfl/lms/*' 2>&1";
-  if (std::system(cmd.c_str()) != 0) {
-    err = why = "tar -xJf failed (tar/xz missing?)";
-    return "";
-  }
-  dir = (tmp / "liboqs-0.16.0/tests/KATs/sig_stfl/lms").string();
-  return dir;
-}
+// The liboqs LMS KATs, extracted once (tests/support/liboqs_kats.hpp).
+std::string extract_liboqs_kats(std::string& why) { return pqsig::test_support::liboqs_kat_dir("sig_stfl/lms", why); }
 
 std::map<std::string, std::string> read_rsp(const fs::path& p) {
   std::map<std::string, std::string> kv;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "pqsig/xmss.hpp"
+#include "support/liboqs_kats.hpp"
 #include "xmss/xmss_internal.hpp"
 
 using namespace pqsig;
@@ -32,39 +33,8 @@ bytes xhex(const std::string& s) {
   return r.ok() ? *r : bytes{};
 }
 
-struct XmssKatDir {
-  fs::path root;
-  ~XmssKatDir() {
-    std::error_code ec;
-    if (!root.empty()) fs::remove_all(root, ec);
-  }
-};
-
-// Extracts the liboqs XMSS KATs once; "" (and the reason) when the tarball, tar or xz is missing.
-std::string extract_xmss_kats(std::string& why) {
-  static XmssKatDir owner;
-  static std::string dir, err;
-  if (!dir.empty() || !err.empty()) {
-    why = err;
-    return dir;
-  }
-  const std::string tarball = std::string(PQSIG_SHARED_DIR) + "/thirdparty/liboqs-0.16.0.tar.xz";
-  if (!fs::exists(tarball)) {
-    err = why = "no " + tarball;
-    return "";
-  }
-  const fs::path tmp = fs::temp_directory_path() / ("pqsig_xmss_kat_" + std::to_string(::getpid()));
-  fs::create_directories(tmp);
-  owner.root = tmp;
-  const std::string cmd = "tar -xJf '" + tarball + "' -C '" + tmp.string() +
-                          "' --wildcards 'liboqs-0.16.0/tests/KATs/sig_stfl/xmss/*' 2>&1";
-  if (std::system(cmd.c_str()) != 0) {
-    err = why = "tar -xJf failed (tar/xz missing?)";
-    return "";
-  }
-  dir = (tmp / "liboqs-0.16.0/tests/KATs/sig_stfl/xmss").string();
-  return dir;
-}
+// The liboqs XMSS KATs, extracted once (tests/support/liboqs_kats.hpp).
+std::string extract_xmss_kats(std::string& why) { return pqsig::test_support::liboqs_kat_dir("sig_stfl/xmss", why); }
 
 std::map<std::string, std::string> read_xmss_rsp(const fs::path& p) {
   std::map<std::string, std::string> kv;
@@ -263,14 +233,14 @@ bool xmss_kat_rest(const xmss::Params& p) { return !xmss_kat_cheap(p); }
 
 TEST(XmssKat, KeygenAndSignFromKatSeeds) {
   const int done = xmss_keygen_sign_kats(xmss_kat_cheap);
-  if (done < 0) GTEST_SKIP() << "liboqs KATs unavailable (tarball, tar or xz missing)";
+  if (done < 0) GTEST_SKIP() << "no liboqs-0.16.0.tar.xz in ../shared/thirdparty (shared data)";
   EXPECT_EQ(done, 10);  // 6 XMSS^MT sets of height 5 + 4
 }
 
 // The remaining 9 (labelled slow): the other h10 XMSS sets, XMSS^MT 40/4 and 60/6, and SHAKE 20/2.
 TEST(XmssKatSlow, KeygenAndSignFromKatSeeds) {
   const int done = xmss_keygen_sign_kats(xmss_kat_rest);
-  if (done < 0) GTEST_SKIP() << "liboqs KATs unavailable (tarball, tar or xz missing)";
+  if (done < 0) GTEST_SKIP() << "no liboqs-0.16.0.tar.xz in ../shared/thirdparty (shared data)";
   EXPECT_EQ(done, 9);
 }
 
