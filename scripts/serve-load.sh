@@ -15,6 +15,8 @@ DUR=${2:-3}
 CONN=${3:-16}
 PQSIG=$(cd "$BUILD" && pwd)/pqsig
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+# shellcheck source=scripts/serve-nginx.sh
+source "$(dirname "$0")/serve-nginx.sh"
 T=$(mktemp -d /tmp/pqsig-load-XXXXXX)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$T"; }
@@ -36,28 +38,8 @@ DIR="http://$(cat "$T/dir.ready")"
 VER=$(cat "$T/ver.ready")
 mkdir -p "$T/www/open"
 echo hello > "$T/www/index.html"; echo open > "$T/www/open/index.html"
-cat > "$T/nginx.conf" <<EOF
-daemon off; master_process off; worker_processes 1; pid $T/nginx.pid; error_log $T/nginx-error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $T/cb; proxy_temp_path $T/px; fastcgi_temp_path $T/fc; uwsgi_temp_path $T/uw; scgi_temp_path $T/sc;
-  upstream pqsig_verify { server $VER; keepalive 32; }
-  server {
-    listen 127.0.0.1:$NPORT; root $T/www;
-    location = /_auth {
-      internal; proxy_pass http://pqsig_verify; proxy_pass_request_body off; proxy_set_header Content-Length "";
-      proxy_set_header Host \$host:\$server_port; proxy_set_header X-Original-URI \$request_uri;
-      proxy_set_header X-Original-Method \$request_method; proxy_http_version 1.1; proxy_set_header Connection "";
-    }
-    location /open/ { }
-    location / { auth_request /_auth; }
-  }
-}
-EOF
-"$NGINX" -p "$T" -e "$T/nginx-error.log" -c "$T/nginx.conf" &
-pids+=($!)
-for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$NPORT) 2>/dev/null && break; sleep 0.1; done
+serve_nginx_start "$T" "$NPORT" "$VER" "" ""
+pids+=("$NGINX_PID")
 
 # Signed requests without a nonce (wrk replays one request; the default policy does not require
 # nonces, so each request is verified in full every time).

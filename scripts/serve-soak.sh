@@ -25,6 +25,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 PQSIG=$(cd "$BUILD" && pwd)/pqsig
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 WRK=$(command -v wrk || true)
+# shellcheck source=scripts/serve-nginx.sh
+source "$HERE/serve-nginx.sh"
 [ -x "$PQSIG" ] || { echo "soak: $PQSIG not found (build pqsig_cli)" >&2; exit 2; }
 [ -x "$NGINX" ] || { echo "soak: nginx not installed" >&2; exit 2; }
 [ -n "$WRK" ] || { echo "soak: wrk not installed" >&2; exit 2; }
@@ -86,35 +88,12 @@ mkdir -p "$T/www/open"
 echo hello > "$T/www/index.html"; echo open > "$T/www/open/index.html"
 # One server block, no strict default_server: every Host reaches the verifier, whose --authority
 # alone refuses other sites. nginx echoes the soak's class header so wrk can count per class.
-cat > "$T/nginx.conf" <<EOF
-daemon off; master_process off; worker_processes 1; pid $T/nginx.pid; error_log $T/nginx-error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $T/cb; proxy_temp_path $T/px; fastcgi_temp_path $T/fc; uwsgi_temp_path $T/uw; scgi_temp_path $T/sc;
-  upstream pqsig_verify { server $VER; keepalive 32; }
-  server {
-    listen 127.0.0.1:$NPORT; root $T/www;
-    location = /_auth {
-      internal; proxy_pass http://pqsig_verify; proxy_pass_request_body off; proxy_set_header Content-Length "";
-      proxy_set_header Host \$host:\$server_port; proxy_set_header X-Original-URI \$request_uri;
-      proxy_set_header X-Original-Method \$request_method; proxy_http_version 1.1; proxy_set_header Connection "";
-      proxy_connect_timeout 2s; proxy_read_timeout 10s;
-    }
-    location /open/ { }
-    location / {
-      auth_request /_auth;
-      auth_request_set \$pqsig_reason \$upstream_http_x_pqsig_reason;
-      add_header X-Pqsig-Reason \$pqsig_reason always;
-      add_header X-Soak-Class \$http_x_soak_class always;
-      add_header X-Soak-Id \$http_x_soak_id always;
-    }
-  }
-}
-EOF
-"$NGINX" -p "$T" -e "$T/nginx-error.log" -c "$T/nginx.conf" &
-pids+=($!)
-for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/"$NPORT") 2>/dev/null && break; sleep 0.1; done
+serve_nginx_start "$T" "$NPORT" "$VER" 'proxy_connect_timeout 2s; proxy_read_timeout 10s;' \
+  'auth_request_set $pqsig_reason $upstream_http_x_pqsig_reason;
+      add_header X-Pqsig-Reason $pqsig_reason always;
+      add_header X-Soak-Class $http_x_soak_class always;
+      add_header X-Soak-Id $http_x_soak_id always;' || die "nginx did not start"
+pids+=("$NGINX_PID")
 
 # ------------------------------------------------------------------ the requests
 DATA="$T/requests.txt"
