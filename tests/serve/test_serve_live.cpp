@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "support/sanitizer.hpp"
+#include "support/silent_listener.hpp"
 #include "pqsig/client.hpp"
 #include "pqsig/jose.hpp"
 
@@ -993,15 +994,10 @@ std::size_t count_of(const std::string& hay, const std::string& needle) {
 // and /metrics answer at once while they wait (two I/O threads, eight requests naming the same
 // hanging directory: one fetches, the others wait for it or are turned away).
 TEST_F(ServeLive, HealthStaysResponsiveWhileDirectoriesHang) {
-  int hole = socket(AF_INET, SOCK_STREAM, 0);  // listens, never accepts: connects, never answers
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(hole, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  socklen_t len = sizeof a;
-  getsockname(hole, reinterpret_cast<sockaddr*>(&a), &len);
-  ASSERT_EQ(listen(hole, 64), 0);
-  const int hole_port = ntohs(a.sin_port);
+  const auto silent = pqsig::test::listen_silently();  // connects, never answers
+  ASSERT_GE(silent.fd, 0);
+  const int hole = silent.fd;
+  const int hole_port = silent.port;
   OwnVerifier v("hang", {"--threads", "2", "--insecure-allow-http", "--allow-private-directories",
                          "--directory-timeout-ms", "4000"});
   ASSERT_GT(v.port, 0) << slurp(v.log);
@@ -1152,15 +1148,10 @@ TEST_F(ServeLive, RedisNonceRetentionAndQuota) {
 // #7, the decision queue: with every worker busy and the queue full, a request is answered at
 // once (401 overloaded, counted) instead of waiting behind strangers.
 TEST_F(ServeLive, FullDecisionQueueAnswersAtOnce) {
-  int hole = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(hole, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  socklen_t len = sizeof a;
-  getsockname(hole, reinterpret_cast<sockaddr*>(&a), &len);
-  ASSERT_EQ(listen(hole, 64), 0);
-  const std::string agent = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port));  // an origin
+  const auto silent = pqsig::test::listen_silently();
+  ASSERT_GE(silent.fd, 0);
+  const int hole = silent.fd;
+  const std::string agent = silent.origin;  // an origin
   // --directory-parked 0: a request waiting on a fetch holds its worker (as past the parking
   // bound), which is how this test keeps the one worker busy; by default it would be suspended.
   OwnVerifier v("queue", {"--threads", "2", "--insecure-allow-http", "--allow-private-directories",
@@ -1257,24 +1248,10 @@ TEST_F(ServeLive, HangingStrangersDoNotStarveDiscovery) {
                           dir + "/good-dir.log");
   std::string good_hp = wait_ready_file(dir + "/good-dir.ready");
   ASSERT_FALSE(good_hp.empty()) << slurp(dir + "/good-dir.log");
-  struct Hole {
-    int fd = -1;
-    std::string origin;
-  };
-  std::vector<Hole> holes;
+  std::vector<pqsig::test::SilentListener> holes;
   auto open_hole = [&](const std::string& ip) {
-    Hole h;
-    h.fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    inet_pton(AF_INET, ip.c_str(), &a.sin_addr);
-    if (bind(h.fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || listen(h.fd, 64) != 0) {
-      close(h.fd);
-      return false;
-    }
-    socklen_t len = sizeof a;
-    getsockname(h.fd, reinterpret_cast<sockaddr*>(&a), &len);
-    h.origin = "http://" + ip + ":" + std::to_string(ntohs(a.sin_port));
+    auto h = pqsig::test::listen_silently(ip);
+    if (h.fd < 0) return false;
     holes.push_back(h);
     return true;
   };

@@ -25,6 +25,7 @@
 #include "pqsig/client.hpp"
 #include "pqsig/jose.hpp"
 #include "pqsig/serve.hpp"
+#include "support/silent_listener.hpp"
 
 namespace {
 
@@ -804,15 +805,10 @@ TEST(ServeDirectoryCache, ParkedRequestsResumeOnceWhenTheFetchEnds) {
 // max_per_address connections; a fetch over it fails at once, flagged busy (not the server's
 // answer). Sockets on 127.0.0.1 that never answer stand for a stranger's many host names.
 TEST(ServeClient, AsyncFetcherCapsConnectionsPerAddress) {
-  int hole = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(bind(hole, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-  socklen_t len = sizeof a;
-  getsockname(hole, reinterpret_cast<sockaddr*>(&a), &len);
-  ASSERT_EQ(listen(hole, 64), 0);
-  const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/";
+  const auto silent = pqsig::test::listen_silently();
+  ASSERT_GE(silent.fd, 0);
+  const int hole = silent.fd;
+  const std::string url = silent.origin + "/";
   cl::AsyncFetcher::Options fo;
   fo.max_per_address = 2;
   cl::HttpLimits l;
