@@ -296,11 +296,16 @@ void Keccak::absorb(byte_span in) noexcept {
   const std::uint8_t* p = in.data();
   std::size_t n = in.size();
   auto* s = reinterpret_cast<std::uint8_t*>(st_);
-  if (pos_ != 0) {
-    while (n > 0 && pos_ < rate_) {
-      s[pos_++] ^= *p++;
-      --n;
-    }
+  if (pos_ != 0) {  // finish the partial block: whole lanes when aligned to one, then bytes
+    std::size_t take = rate_ - pos_;
+    if (take > n) take = n;
+    std::size_t i = 0;
+    if (pos_ % 8 == 0)
+      for (; i + 8 <= take; i += 8) st_[(pos_ + i) / 8] ^= load64(p + i);
+    for (; i < take; ++i) s[pos_ + i] ^= p[i];
+    pos_ += take;
+    p += take;
+    n -= take;
     if (pos_ == rate_) {
       keccak_f1600(st_);
       pos_ = 0;
