@@ -11,9 +11,19 @@
 namespace pqsig::hash::detail {
 namespace {
 #define KX_ATTR __attribute__((target("avx2")))
+// Rotations by whole bytes (ρ's offsets 8 and 56) are one byte shuffle instead of two shifts
+// and an OR; the others shift. The 4-way permutation is bound by vector ALU operations here.
 template <int N>
 KX_ATTR __attribute__((always_inline)) inline __m256i kx_rol(__m256i x) {
-  return _mm256_or_si256(_mm256_slli_epi64(x, N), _mm256_srli_epi64(x, 64 - N));
+  if constexpr (N == 8) {
+    return _mm256_shuffle_epi8(x, _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14,  //
+                                                   7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14));
+  } else if constexpr (N == 56) {
+    return _mm256_shuffle_epi8(x, _mm256_setr_epi8(1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8,  //
+                                                   1, 2, 3, 4, 5, 6, 7, 0, 9, 10, 11, 12, 13, 14, 15, 8));
+  } else {
+    return _mm256_or_si256(_mm256_slli_epi64(x, N), _mm256_srli_epi64(x, 64 - N));
+  }
 }
 KX_ATTR __attribute__((always_inline)) inline __m256i kx_xor(__m256i a, __m256i b) { return _mm256_xor_si256(a, b); }
 KX_ATTR __attribute__((always_inline)) inline __m256i kx_xor5(__m256i a, __m256i b, __m256i c, __m256i d, __m256i e) {

@@ -508,8 +508,8 @@ struct Impl {
     Poly s1[L], t[K];
     uint8_t seedbuf[128];  // ρ ‖ ρ′ ‖ K
   };
-  struct CheckWork {  // CheckInto's recomputed t, t1 and tr
-    Poly t[K], t1[K];
+  struct CheckWork {  // CheckInto's recomputed t row, t1 row and tr
+    Poly t, t1;
     uint8_t tr[64];
   };
 
@@ -568,18 +568,27 @@ struct Impl {
     uint32_t bad = skDecode(sk, s.rho, s.key, s.tr, s.s1, s.s2, s.t0);
     ExpandA(s.A, s.rho);
     for (int i = 0; i < L; ++i) be().ntt(s.s1[i].c);
-    ComputeT(w.t, s.A, s.s1, s.s2);
+    // Row by row (no full t kept): t_i = NTT^-1(Â_i ∘ ŝ1) + s2_i (ComputeT), Power2Round, t0_i
+    // compared with sk's, t1_i packed into pk (pkEncode) and absorbed into tr = H(pk, 64) at once.
+    Shake256 h;
+    std::memcpy(pk, s.rho, 32);
+    h.absorb(pk, 32);
     uint32_t diff = 0;
-    for (int i = 0; i < K; ++i)
+    for (int i = 0; i < K; ++i) {
+      be().pointwise_acc(w.t.c, s.A[i], s.s1, L);
+      be().invntt(w.t.c);
       for (int j = 0; j < kN; ++j) {
         int32_t t0;
-        Power2Round(w.t[i].c[j], w.t1[i].c[j], t0);
+        Power2Round(freeze(w.t.c[j] + s.s2[i].c[j]), w.t1.c[j], t0);
         diff |= static_cast<uint32_t>(t0 ^ s.t0[i].c[j]);
       }
-    // Declassified: t1 is the public key being recomputed.
-    CT_DECLASSIFY(w.t1, sizeof w.t1);
-    pkEncode(pk, s.rho, w.t1);
-    ComputeTr(pk, w.tr);
+      // Declassified: t1 is the public key being recomputed.
+      CT_DECLASSIFY(&w.t1, sizeof w.t1);
+      uint8_t* row = pk + 32 + i * kPolyT1;
+      BitPack<10>(row, w.t1, [](int32_t v) { return v; });  // pkEncode (Algorithm 22), row i
+      h.absorb(row, kPolyT1);
+    }
+    h.squeeze(w.tr, 64);
     diff |= ct::neq_mask(w.tr, s.tr, 64);
     uint32_t ok = ~ct::mask_nonzero_u32(bad | diff) & 1u;
     // Declassified: whether an imported key is well formed is not secret (it is rejected).
