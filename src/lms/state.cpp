@@ -129,7 +129,7 @@ bool parse_u64(const std::string& s, std::uint64_t& v) {
 }
 
 Result<StateInfo> decode_state(const std::string& text, const std::string& path) {
-  auto bad = [&](const char* why) { return Error{Errc::state_rejected, "hbs state: " + path + ": " + why}; };
+  auto bad = [&](const std::string& why) { return Error{Errc::state_rejected, "hbs state: " + path + ": " + why}; };
   std::istringstream in(text);
   std::string line, key, val;
   StateInfo s;
@@ -384,6 +384,60 @@ Result<Reservation> StateStore::reserve(std::uint64_t count) {
   return r;
 }
 
+Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::string& signer, std::uint64_t count,
+                                              std::uint64_t align) {
+  if (count == 0) return Error{Errc::invalid_argument, "hbs fleet: lease 0 indices"};
+  if (align == 0) return Error{Errc::invalid_argument, "hbs fleet: alignment must be at least 1"};
+  if (signer.empty() || signer.size() > 200)
+    return Error{Errc::invalid_argument, "hbs fleet: the signer name must be 1..200 bytes"};
+  FileLock lock(path_);
+  if (auto l = lock.status(); !l) return l.error();
+  step("lease:locked");
+  auto s = load_checked(path_, key_id_);
+  if (!s) return s.error();
+  if (s->reserved_end >= s->limit)
+    return Error{Errc::key_exhausted, "hbs: the key has no one-time signature left (" + std::to_string(s->limit) +
+                                          " used or reserved)"};
+  LeaseRequest req;
+  req.key_id = key_id_;
+  req.signer = signer;
+  req.count = count;
+  req.align = align;
+  req.local_end = s->reserved_end;
+  req.local_generation = s->generation;
+  req.limit = s->limit;
+  auto got = source.lease(req);
+  if (!got) return got.error();
+  step("lease:granted");
+  const Reservation r = *got;
+  // The store's answer is checked, never trusted: a lease that overlaps what this state already
+  // reserved (a store restored from a backup), runs past the key, is larger than asked or
+  // misaligned is refused, and nothing is written.
+  const std::uint64_t whole = align > 1 ? ((count + align - 1) / align) * align : count;
+  auto bad = [&](const std::string& why) {
+    return Error{Errc::state_rejected, std::string("hbs fleet: the lease store granted [") + std::to_string(r.first) +
+                                           ", " + std::to_string(r.end) + "): " + why + " — refusing it"};
+  };
+  if (r.first >= r.end) return bad("an empty or inverted range");
+  if (r.first < s->reserved_end)
+    return bad("below this state's reserved end " + std::to_string(s->reserved_end) +
+               " (the store is older than the local state: restored or rolled back?)");
+  if (r.end > s->limit) return bad("beyond the key's last index");
+  if (r.end - r.first > whole) return bad("more than was asked for");
+  if (align > 1 && r.first % align != 0) return bad("not aligned to the requested subtree size");
+  StateInfo n = *s;
+  n.reserved_end = r.end;
+  n.generation = s->generation + 1;
+  // The lease is durable here before the caller may use an index of it.
+  if (auto w = write_state(path_, n); !w) return w.error();
+  if (auto a = append_line(path_ + ".log", "R " + std::to_string(n.generation) + " " + std::to_string(r.first) + " " +
+                                              std::to_string(r.end) + "\n");
+      !a)
+    return a.error();
+  step("lease:logged");
+  return r;
+}
+
 Status StateStore::log_signature(std::uint64_t index, byte_span message) {
   return append_line(path_ + ".log",
                      "S " + std::to_string(index) + " " + to_hex(hash::sha256(message)) + "\n");
@@ -405,7 +459,9 @@ Result<StatefulSigner> StatefulSigner::open(HssPrivateKey key, const std::string
 
 Result<StatefulSigner::Signed> StatefulSigner::sign(byte_span message) {
   if (cur_.first >= cur_.end) {
-    auto r = store_.reserve(block_);
+    // In fleet mode a lease from the shared store; either way persisted (synced) before it returns.
+    auto r = lease_source_ ? store_.reserve_lease(*lease_source_, lease_signer_, block_, lease_align_)
+                           : store_.reserve(block_);
     if (!r) return r.error();
     cur_ = *r;
   }
