@@ -30,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/cli_util.hpp"
 #include "pqsig/hbs_fleet.hpp"
 #include "pqsig/lms.hpp"
 
@@ -408,7 +409,9 @@ TEST(LmsFleet, ManySignerProcessesSomeKilled) {
   }
   for (int i = 0; i < kSigners; ++i) {
     const int st = fleet_wait(pids[static_cast<std::size_t>(i)], std::chrono::seconds(40));
-    if (i >= 2) EXPECT_TRUE(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) << "signer " << i << " status " << st;
+    if (i >= 2) {
+      EXPECT_TRUE(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) << "signer " << i << " status " << st;
+    }
   }
   // Signer 0 restarts on its (killed) state and signs on with fresh leases.
   const pid_t again = ::fork();
@@ -420,8 +423,11 @@ TEST(LmsFleet, ManySignerProcessesSomeKilled) {
   std::vector<FleetRecord> all;
   for (int i = 0; i < kSigners; ++i) {
     auto r = fleet_read_records(d.file("out" + std::to_string(i)));
-    if (i >= 2) EXPECT_EQ(r.size(), 60u) << "signer " << i;
-    if (i < 2) EXPECT_GE(r.size(), 1u) << "signer " << i;
+    if (i >= 2) {
+      EXPECT_EQ(r.size(), 60u) << "signer " << i;
+    } else {
+      EXPECT_GE(r.size(), 1u) << "signer " << i;
+    }
     all.insert(all.end(), r.begin(), r.end());
   }
   ASSERT_GE(all.size(), 140u);
@@ -674,4 +680,40 @@ TEST(LmsFleet, UnreachableStoreIsTypedAndBounded) {
   EXPECT_EQ(r.error().code, Errc::io) << r.error().what();
   EXPECT_NE(r.error().message.find("lease store unavailable"), std::string::npos);
   EXPECT_LT(FleetClock::now() - t0, std::chrono::seconds(10));  // bounded (a hang is the failure)
+}
+
+// The CLI in fleet mode: fleet-init registers the key, fleet-join makes a second machine's state,
+// sign --lease-store from both states gives distinct indices that verify; status shows the store.
+TEST(LmsFleet, CliFleetInitJoinSignStatus) {
+  FLEET_NEED_PG();
+  TempDir d;
+  auto r = run_pqsig(d, "hbs keygen --alg hss-sha256-m24-h5-w4-h5-w4 -o k.hss --pub k.pub");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string url = "'" + pg->url() + "'";
+  r = run_pqsig(d, "hbs fleet-init --pub k.pub --state k.hss.state --lease-store " + url);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("store next_index 0"), std::string::npos) << r.out;
+  r = run_pqsig(d, "hbs fleet-join --pub k.pub --state m2.state --lease-store " + url);
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::set<std::string> indices;
+  for (int i = 0; i < 4; ++i) {
+    const std::string m = "m" + std::to_string(i);
+    write_text(d.file(m), "fleet message " + std::to_string(i));
+    const std::string st = i % 2 ? "m2.state" : "k.hss.state";
+    r = run_pqsig(d, "hbs sign --key k.hss --state " + st + " --block 3 --lease-store " + url +
+                         (i == 3 ? " --align-subtree" : "") + " -i " + m + " -o " + m + ".sig");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(indices.insert(r.err).second) << "index reused: " << r.err;
+    r = run_pqsig(d, "hbs verify --pub k.pub --sig " + m + ".sig -i " + m);
+    EXPECT_EQ(r.code, 0) << r.err;
+  }
+  EXPECT_TRUE(indices.count("index 32\n")) << "the aligned lease starts at the next subtree";
+  r = run_pqsig(d, "hbs status --pub k.pub --state m2.state --lease-store " + url);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("store next_index 64"), std::string::npos) << r.out;
+  // A store that is not there: a typed refusal (exit 2), no signature.
+  r = run_pqsig(d, "hbs sign --key k.hss --lease-store postgresql://pqsig@127.0.0.1:" +
+                       std::to_string(fleet_free_port()) + "/postgres -i m0 -o none.sig");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("lease store unavailable"), std::string::npos) << r.err;
 }
