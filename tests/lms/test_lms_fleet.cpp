@@ -33,6 +33,7 @@
 #include "cli/cli_util.hpp"
 #include "pqsig/hbs_fleet.hpp"
 #include "pqsig/lms.hpp"
+#include "pqsig/xmss.hpp"
 
 using namespace pqsig;
 namespace fs = std::filesystem;
@@ -716,4 +717,39 @@ TEST(LmsFleet, CliFleetInitJoinSignStatus) {
                        std::to_string(fleet_free_port()) + "/postgres -i m0 -o none.sig");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("lease store unavailable"), std::string::npos) << r.err;
+}
+
+// XMSS signs through the same state store, so through the same leases: two XMSS signers on one
+// key take disjoint ranges from the store; every signature verifies, no index twice.
+TEST(LmsFleet, XmssSignersLeaseToo) {
+  FLEET_NEED_PG();
+  const xmss::Params* xp = xmss::find_params("XMSS-SHA2_10_256");
+  ASSERT_NE(xp, nullptr);
+  auto key = xmss::PrivateKey::generate(*xp, 1);
+  ASSERT_TRUE(key.ok()) << key.error().what();
+  const SecretBytes enc = key->serialize();
+  const bytes pk = key->public_key();
+  auto src = fleet_source(pg);
+  ASSERT_TRUE(src->register_key(lms::key_id(pk), xp->max_signatures()).ok());
+  FleetTempDir d;
+  std::map<std::uint64_t, int> seen;
+  for (int m = 0; m < 2; ++m) {
+    auto k = xmss::PrivateKey::parse(enc.span());
+    ASSERT_TRUE(k.ok());
+    const std::string state = d.file("x" + std::to_string(m));
+    ASSERT_TRUE(xmss::StatefulSigner::create_state(*k, state).ok());
+    auto s = xmss::StatefulSigner::open(std::move(*k), state, 4, 1);
+    ASSERT_TRUE(s.ok()) << s.error().what();
+    s->use_leases(src, "xmss-" + std::to_string(m));
+    for (int i = 0; i < 6; ++i) {
+      const std::string msg = "xmss " + std::to_string(m) + " " + std::to_string(i);
+      auto r = s->sign(as_bytes(msg));
+      ASSERT_TRUE(r.ok()) << r.error().what();
+      EXPECT_TRUE(xmss::xmss_verify(pk, as_bytes(msg), r->signature).ok());
+      EXPECT_EQ(seen[r->index]++, 0) << "index " << r->index << " twice";
+    }
+  }
+  auto row = src->key_status(lms::key_id(pk));
+  ASSERT_TRUE(row.ok());
+  EXPECT_EQ(row->next_index, 16u);  // 2 signers x 2 leases of 4
 }
