@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <poll.h>
 #include <unistd.h>
 
 #if PQSIG_HAVE_LIBPQ
@@ -113,23 +115,68 @@ struct FleetExec {
   FleetResult res;
   bool ok = false;
   bool conflict = false;
+  bool broken = false;  // the connection cannot be used again
   Error err;
 };
 
-FleetExec fleet_exec(PGconn* c, const char* sql, const std::vector<std::string>& params = {}) {
+// Runs one statement (or, without parameters, a script) without ever blocking past `deadline`:
+// the query is sent, then the socket is polled; a server that accepted the connection and then
+// hangs (stopped, partitioned) costs at most the time left, after which the connection is
+// unusable (`broken`) and is dropped by the caller (which rolls the transaction back server-side).
+FleetExec fleet_exec(PGconn* c, FleetClock::time_point deadline, const char* sql,
+                     const std::vector<std::string>& params = {}) {
   std::vector<const char*> vals;
   vals.reserve(params.size());
   for (const auto& p : params) vals.push_back(p.c_str());
   FleetExec out;
-  out.res.reset(PQexecParams(c, sql, static_cast<int>(vals.size()), nullptr, vals.data(), nullptr, nullptr, 0));
-  const ExecStatusType s = out.res ? PQresultStatus(out.res.get()) : PGRES_FATAL_ERROR;
-  if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK) {
+  const int sent = params.empty() ? PQsendQuery(c, sql)
+                                  : PQsendQueryParams(c, sql, static_cast<int>(vals.size()), nullptr, vals.data(),
+                                                      nullptr, nullptr, 0);
+  if (!sent) {
+    out.broken = true;
+    out.err = fleet_unavailable(fleet_one_line(PQerrorMessage(c)));
+    return out;
+  }
+  FleetResult failed;
+  for (;;) {
+    while (PQisBusy(c)) {
+      const long left = fleet_ms_left(deadline);
+      if (left <= 0) {
+        out.broken = true;
+        out.err = fleet_unavailable("no answer within the time limit");
+        return out;
+      }
+      pollfd pfd{PQsocket(c), POLLIN, 0};
+      const int pr = ::poll(&pfd, 1, static_cast<int>(std::min(left, 1000L)));
+      if (pr < 0 && errno != EINTR) {
+        out.broken = true;
+        out.err = fleet_unavailable(std::string("poll: ") + std::strerror(errno));
+        return out;
+      }
+      if (pr > 0 && !PQconsumeInput(c)) {
+        out.broken = true;
+        out.err = fleet_unavailable(fleet_one_line(PQerrorMessage(c)));
+        return out;
+      }
+    }
+    FleetResult r(PQgetResult(c));
+    if (!r) break;
+    const ExecStatusType st = PQresultStatus(r.get());
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+      if (!failed) failed = std::move(r);
+    } else {
+      out.res = std::move(r);  // the last statement's result
+    }
+  }
+  if (!failed && out.res) {
     out.ok = true;
     return out;
   }
-  const char* state = out.res ? PQresultErrorField(out.res.get(), PG_DIAG_SQLSTATE) : nullptr;
+  const PGresult* fr = failed.get();
+  const char* state = fr ? PQresultErrorField(fr, PG_DIAG_SQLSTATE) : nullptr;
   const std::string code = state ? state : "";
-  const std::string msg = fleet_one_line(out.res ? PQresultErrorMessage(out.res.get()) : PQerrorMessage(c));
+  const std::string msg = fleet_one_line(fr ? PQresultErrorMessage(fr) : PQerrorMessage(c));
+  if (PQstatus(c) != CONNECTION_OK) out.broken = true;
   if (code == "40001" || code == "40P01" || code == "55P03") {
     out.conflict = true;  // serialization failure, deadlock, lock not available: retry
   } else if (code == "42P01") {
@@ -189,11 +236,9 @@ Status PgLeaseSource::init_schema() {
   const auto deadline = FleetClock::now() + std::chrono::milliseconds(limits_.total_timeout_ms);
   auto c = fleet_connect(conninfo_, limits_, deadline);
   if (!c) return c.error();
-  // Simple-query protocol: several statements in one call.
-  FleetResult r(PQexec(c->get(), kFleetSchema));
-  if (!r || PQresultStatus(r.get()) != PGRES_COMMAND_OK)
-    return fleet_unavailable("creating the tables: " +
-                             fleet_one_line(r ? PQresultErrorMessage(r.get()) : PQerrorMessage(c->get())));
+  // Simple-query protocol (no parameters): several statements in one call.
+  auto r = fleet_exec(c->get(), deadline, kFleetSchema);
+  if (!r.ok) return r.conflict ? fleet_unavailable("conflict while creating the tables") : r.err;
   return {};
 }
 
@@ -203,7 +248,7 @@ Status PgLeaseSource::register_key(const std::string& key_id, std::uint64_t limi
   const auto deadline = FleetClock::now() + std::chrono::milliseconds(limits_.total_timeout_ms);
   auto c = fleet_connect(conninfo_, limits_, deadline);
   if (!c) return c.error();
-  auto ins = fleet_exec(c->get(),
+  auto ins = fleet_exec(c->get(), deadline,
                         "INSERT INTO pqsig_hbs_keys (key_id, next_index, index_limit, generation) "
                         "VALUES ($1, 0, $2, 0) ON CONFLICT (key_id) DO NOTHING",
                         {key_id, std::to_string(limit)});
@@ -221,7 +266,7 @@ Result<PgKeyRow> PgLeaseSource::key_status(const std::string& key_id) {
   const auto deadline = FleetClock::now() + std::chrono::milliseconds(limits_.total_timeout_ms);
   auto c = fleet_connect(conninfo_, limits_, deadline);
   if (!c) return c.error();
-  auto q = fleet_exec(c->get(),
+  auto q = fleet_exec(c->get(), deadline,
                       "SELECT next_index, index_limit, generation, "
                       "(SELECT count(*) FROM pqsig_hbs_leases l WHERE l.key_id = k.key_id) "
                       "FROM pqsig_hbs_keys k WHERE key_id = $1",
@@ -262,14 +307,23 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
       conn = std::move(*c);
     }
     PGconn* c = conn.get();
-    auto rollback = [c] { FleetResult r(PQexec(c, "ROLLBACK")); };
-    auto begin = fleet_exec(c, "BEGIN ISOLATION LEVEL SERIALIZABLE");
+    // After an answered statement the connection is healthy: roll back within a short bound.
+    // After a broken one it is dropped instead (the server rolls back a vanished session).
+    auto rollback = [c, &conn, &deadline] {
+      if (PQstatus(c) != CONNECTION_OK || PQisBusy(c)) {
+        conn.reset();
+        return;
+      }
+      const auto bound = std::min(deadline, FleetClock::now() + std::chrono::milliseconds(1000));
+      if (auto r = fleet_exec(c, bound, "ROLLBACK"); !r.ok) conn.reset();
+    };
+    auto begin = fleet_exec(c, deadline, "BEGIN ISOLATION LEVEL SERIALIZABLE");
     if (!begin.ok) {
       last = begin.err;
       conn.reset();
       continue;
     }
-    auto row = fleet_exec(c, "SELECT next_index, index_limit, generation FROM pqsig_hbs_keys WHERE key_id = $1",
+    auto row = fleet_exec(c, deadline, "SELECT next_index, index_limit, generation FROM pqsig_hbs_keys WHERE key_id = $1",
                           {req.key_id});
     if (!row.ok) {
       rollback();
@@ -299,7 +353,7 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
       return fleet_hostile("next_index " + std::to_string(next) + " is below this signer's local reserved end " +
                            std::to_string(req.local_end) + " (the store was restored or rolled back?)");
     }
-    auto seen = fleet_exec(c, "SELECT max(local_generation) FROM pqsig_hbs_leases WHERE key_id = $1 AND signer = $2",
+    auto seen = fleet_exec(c, deadline, "SELECT max(local_generation) FROM pqsig_hbs_leases WHERE key_id = $1 AND signer = $2",
                            {req.key_id, req.signer});
     if (!seen.ok) {
       rollback();
@@ -329,7 +383,7 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
     }
     const std::uint64_t end = limit - first < want ? limit : first + want;
     // The compare-and-set: only if nobody moved the counter since we read it.
-    auto upd = fleet_exec(c,
+    auto upd = fleet_exec(c, deadline,
                           "UPDATE pqsig_hbs_keys SET next_index = $2, generation = generation + 1 "
                           "WHERE key_id = $1 AND next_index = $3 AND generation = $4",
                           {req.key_id, std::to_string(end), std::to_string(next), std::to_string(gen)});
@@ -343,7 +397,7 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
       last = fleet_unavailable("the counter moved under us (compare-and-set lost)");
       continue;
     }
-    auto ins = fleet_exec(c,
+    auto ins = fleet_exec(c, deadline,
                           "INSERT INTO pqsig_hbs_leases (key_id, generation, signer, first_index, end_index, "
                           "local_generation) VALUES ($1, $2, $3, $4, $5, $6)",
                           {req.key_id, std::to_string(gen + 1), req.signer, std::to_string(first), std::to_string(end),
@@ -353,7 +407,7 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
       if (ins.conflict) continue;
       return ins.err;
     }
-    auto commit = fleet_exec(c, "COMMIT");
+    auto commit = fleet_exec(c, deadline, "COMMIT");
     if (!commit.ok) {
       // Not committed (or unknown): the range is not ours. At worst it is burnt, never reused.
       if (commit.conflict) {

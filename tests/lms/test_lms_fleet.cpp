@@ -178,6 +178,29 @@ class FleetPg {
                       std::to_string(port_), "-U", "pqsig", "-d", "postgres", "-c", sql},
                      tmp_.file("psql.log"), nullptr, 30) == 0;
   }
+  // The same, in the background (returns the child's pid; the caller waits for it).
+  pid_t psql_async(const std::string& sql) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      const int fd = ::open(tmp_.file("psql.log").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (fd >= 0) {
+        ::dup2(fd, 1);
+        ::dup2(fd, 2);
+      }
+      const std::string psql = bin_ + "/psql", port = std::to_string(port_);
+      ::execl(psql.c_str(), psql.c_str(), "-X", "-q", "-h", "127.0.0.1", "-p", port.c_str(), "-U", "pqsig", "-d",
+              "postgres", "-c", sql.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    return pid;
+  }
+  // The postmaster's pid (first line of postmaster.pid), or -1.
+  pid_t postmaster_pid() const {
+    std::ifstream f(data_ + "/postmaster.pid");
+    long pid = -1;
+    f >> pid;
+    return f ? static_cast<pid_t>(pid) : -1;
+  }
   std::string log_tail() const {
     std::ifstream f(tmp_.file("server.log"));
     std::string all((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -752,4 +775,56 @@ TEST(LmsFleet, XmssSignersLeaseToo) {
   auto row = src->key_status(lms::key_id(pk));
   ASSERT_TRUE(row.ok());
   EXPECT_EQ(row->next_index, 16u);  // 2 signers x 2 leases of 4
+}
+
+// A store that accepts connections but does not answer (postmaster stopped with SIGSTOP), and a
+// row held locked by another session: each lease call returns Errc::io within its time limits
+// instead of hanging; afterwards leasing works again.
+TEST(LmsFleet, HungStoreAndLockedRowAreBounded) {
+  FLEET_NEED_PG();
+  constexpr std::uint8_t kTag = 37;
+  const bytes pk = fleet_public_key(kTag);
+  fleet_register(pg, pk);
+  client::PgLeaseLimits lim;
+  lim.connect_timeout_s = 2;
+  lim.statement_timeout_ms = 500;
+  lim.total_timeout_ms = 2500;
+  auto src = client::PgLeaseSource::open(pg->url(), lim);
+  ASSERT_TRUE(src.ok());
+  lms::LeaseRequest req;
+  req.key_id = lms::key_id(pk);
+  req.signer = "hung";
+  req.count = 4;
+  req.limit = 1024;
+  auto ok = (*src)->lease(req);
+  ASSERT_TRUE(ok.ok()) << ok.error().what();
+  req.local_end = ok->end;
+  req.local_generation = 1;
+
+  // The row locked by another transaction for 3 s: lock_timeout, bounded retries, then io.
+  const pid_t locker = pg->psql_async("BEGIN; SELECT * FROM pqsig_hbs_keys WHERE key_id = '" + req.key_id +
+                                      "' FOR UPDATE; SELECT pg_sleep(3); COMMIT;");
+  ASSERT_GT(locker, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  auto t0 = FleetClock::now();
+  auto locked = (*src)->lease(req);
+  ASSERT_FALSE(locked.ok());
+  EXPECT_EQ(locked.error().code, Errc::io) << locked.error().what();
+  EXPECT_LT(FleetClock::now() - t0, std::chrono::seconds(5));
+  fleet_wait(locker, std::chrono::seconds(20));
+
+  // The postmaster stopped: connecting times out (connect_timeout), never hangs.
+  const pid_t pm = pg->postmaster_pid();
+  ASSERT_GT(pm, 0);
+  ASSERT_EQ(::kill(pm, SIGSTOP), 0);
+  t0 = FleetClock::now();
+  auto hung = (*src)->lease(req);
+  ::kill(pm, SIGCONT);
+  ASSERT_FALSE(hung.ok());
+  EXPECT_EQ(hung.error().code, Errc::io) << hung.error().what();
+  EXPECT_LT(FleetClock::now() - t0, std::chrono::seconds(8));
+
+  auto again = (*src)->lease(req);
+  ASSERT_TRUE(again.ok()) << again.error().what();
+  EXPECT_GE(again->first, ok->end);
 }
