@@ -301,7 +301,8 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
       auto c = fleet_connect(conninfo_, limits_, deadline);
       if (!c) {
         last = c.error();
-        if (attempt >= 2) return last;  // a store that refused three connections is down
+        // A store that refused three connections is down; and a new attempt must fit in the time left.
+        if (attempt >= 2 || fleet_ms_left(deadline) < 1000L * static_cast<long>(limits_.connect_timeout_s)) return last;
         continue;
       }
       conn = std::move(*c);
