@@ -300,6 +300,7 @@ void register_hbs(CLI::App& app) {
     auto fleet = open_lease_store(fi.lease_store);
     check_hbs(fleet->init_schema(), "lease store");
     check_hbs(fleet->register_key(inf.key_id, inf.limit), "lease store");
+    check_hbs(store.join_fleet(), "state");
     auto row = take_hbs(fleet->key_status(inf.key_id), "lease store");
     std::cout << "key " << inf.key_id << "\nstore next_index " << row.next_index << "\nstore limit " << row.limit << "\n";
   });
@@ -315,6 +316,7 @@ void register_hbs(CLI::App& app) {
     const bytes pk = decode_text(io::read_file(fj.pub, 1 << 16), "hex", fj.pub);
     auto row = take_hbs(open_lease_store(fj.lease_store)->key_status(lms::key_id(pk)), "lease store");
     check_hbs(lms::StateStore::create(fj.state, pk, row.limit), "state");
+    check_hbs(take_hbs(lms::StateStore::open(fj.state, pk), "state").join_fleet(), "state");
     std::cout << "key " << lms::key_id(pk) << "\nlimit " << row.limit << "\nstate " << fj.state << "\n";
   });
 

@@ -248,8 +248,13 @@ class StateStore {
   /// start at or after the local reserved_end, end within the key, be no larger than asked, and be
   /// aligned when `align` > 1 — otherwise Errc::state_rejected and nothing is written. Indices
   /// between the old reserved_end and the lease belong to other signers and are skipped.
+  /// The first lease also marks the state as a fleet member (an `F` line in its log): from then
+  /// on reserve() refuses (Errc::policy), since a local reservation could take indices leased to
+  /// other signers.
   Result<Reservation> reserve_lease(LeaseSource& source, const std::string& signer, std::uint64_t count,
                                     std::uint64_t align = 1);
+  /// Marks the state as a fleet member before its first lease (`hbs fleet-init`, `fleet-join`).
+  Status join_fleet();
   /// Appends (index, SHA-256(message)) to the audit log and syncs it.
   Status log_signature(std::uint64_t index, byte_span message);
   /// Reads the state file again (under the lock) and checks it against the log.

@@ -161,6 +161,7 @@ struct LogFacts {
   std::uint64_t max_end = 0, max_gen = 0;
   bool any_sig = false;
   std::uint64_t max_sig = 0;
+  bool fleet = false;  // an "F" line: indices come from a fleet lease store only
 };
 
 struct LogDetail {
@@ -192,6 +193,8 @@ Result<LogFacts> read_log(const std::string& path, bool& missing, LogDetail* det
       f.max_gen = std::max(f.max_gen, x);
       f.max_end = std::max(f.max_end, z);
       if (detail) detail->ranges.emplace_back(y, z);
+    } else if (kind == "F" && a.empty()) {
+      f.fleet = true;
     } else if (kind == "S" && parse_u64(a, x) && b.size() == 64) {
       f.max_sig = f.any_sig ? std::max(f.max_sig, x) : x;
       f.any_sig = true;
@@ -269,7 +272,7 @@ class FileLock {
 };
 
 // Reads the state, checks it belongs to key_id and is not older than its log.
-Result<StateInfo> load_checked(const std::string& path, const std::string& key_id) {
+Result<StateInfo> load_checked(const std::string& path, const std::string& key_id, bool* fleet = nullptr) {
   bool missing = false;
   auto text = read_whole(path, missing);
   if (!text) return text.error();
@@ -287,6 +290,7 @@ Result<StateInfo> load_checked(const std::string& path, const std::string& key_i
       (log->any_sig && log->max_sig >= s->reserved_end))
     return Error{Errc::state_rejected, "hbs state: " + path +
                                            " is older than its audit log (rolled back?) — refusing to sign"};
+  if (fleet) *fleet = log->fleet;
   return s;
 }
 
@@ -363,8 +367,13 @@ Result<Reservation> StateStore::reserve(std::uint64_t count) {
   FileLock lock(path_);
   if (auto l = lock.status(); !l) return l.error();
   step("reserve:locked");
-  auto s = load_checked(path_, key_id_);
+  bool fleet = false;
+  auto s = load_checked(path_, key_id_, &fleet);
   if (!s) return s.error();
+  if (fleet)
+    return Error{Errc::policy, "hbs state: " + path_ +
+                                   " takes its indices from a fleet lease store (its log says F): a local "
+                                   "reservation could collide with other signers' leases — use the lease store"};
   if (s->reserved_end >= s->limit)
     return Error{Errc::key_exhausted, "hbs: the key has no one-time signature left (" + std::to_string(s->limit) +
                                           " used or reserved)"};
@@ -393,8 +402,13 @@ Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::st
   FileLock lock(path_);
   if (auto l = lock.status(); !l) return l.error();
   step("lease:locked");
-  auto s = load_checked(path_, key_id_);
+  bool fleet = false;
+  auto s = load_checked(path_, key_id_, &fleet);
   if (!s) return s.error();
+  // From the first lease on, this state never reserves locally again.
+  if (!fleet) {
+    if (auto m = append_line(path_ + ".log", "F\n"); !m) return m.error();
+  }
   if (s->reserved_end >= s->limit)
     return Error{Errc::key_exhausted, "hbs: the key has no one-time signature left (" + std::to_string(s->limit) +
                                           " used or reserved)"};
@@ -436,6 +450,16 @@ Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::st
     return a.error();
   step("lease:logged");
   return r;
+}
+
+Status StateStore::join_fleet() {
+  FileLock lock(path_);
+  if (auto l = lock.status(); !l) return l;
+  bool fleet = false;
+  auto s = load_checked(path_, key_id_, &fleet);
+  if (!s) return s.error();
+  if (fleet) return {};
+  return append_line(path_ + ".log", "F\n");
 }
 
 Status StateStore::log_signature(std::uint64_t index, byte_span message) {

@@ -666,6 +666,10 @@ TEST(LmsFleet, CoreRefusesImplausibleLeases) {
   ASSERT_TRUE(inf.ok());
   EXPECT_EQ(inf->reserved_end, 96u);
   const std::uint64_t gen = inf->generation;
+  // A fleet member never reserves locally again (its indices could be leased to others).
+  auto local = store->reserve(4);
+  ASSERT_FALSE(local.ok());
+  EXPECT_EQ(local.error().code, Errc::policy) << local.error().what();
   const std::vector<std::pair<lms::Reservation, const char*>> bad = {
       {{120, 110}, "inverted"}, {{100, 100}, "empty"},        {{90, 100}, "below the local end"},
       {{1000, 1030}, "beyond the limit"}, {{96, 200}, "larger than asked"}, {{98, 108}, "misaligned"}};
@@ -745,6 +749,12 @@ TEST(LmsFleet, CliFleetInitJoinSignStatus) {
   r = run_pqsig(d, "hbs status --pub k.pub --state m2.state --lease-store " + url);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("store next_index 64"), std::string::npos) << r.out;
+  // A fleet member's state refuses a local reservation / a sign without the store.
+  r = run_pqsig(d, "hbs reserve --pub k.pub --state m2.state --count 2");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("fleet lease store"), std::string::npos) << r.err;
+  r = run_pqsig(d, "hbs sign --key k.hss --state m2.state -i m0 -o local.sig");
+  EXPECT_EQ(r.code, 2) << r.err;
   // A store that is not there: a typed refusal (exit 2), no signature.
   r = run_pqsig(d, "hbs sign --key k.hss --lease-store postgresql://pqsig@127.0.0.1:" +
                        std::to_string(fleet_free_port()) + "/postgres -i m0 -o none.sig");
