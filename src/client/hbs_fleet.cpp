@@ -328,7 +328,10 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
                           {req.key_id});
     if (!row.ok) {
       rollback();
-      if (row.conflict) continue;
+      if (row.conflict) {
+        last = fleet_unavailable("serialization conflicts with other signers");
+        continue;
+      }
       return row.err;
     }
     if (PQntuples(row.res.get()) != 1 || PQnfields(row.res.get()) != 3) {
@@ -358,7 +361,10 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
                            {req.key_id, req.signer});
     if (!seen.ok) {
       rollback();
-      if (seen.conflict) continue;
+      if (seen.conflict) {
+        last = fleet_unavailable("serialization conflicts with other signers");
+        continue;
+      }
       return seen.err;
     }
     if (PQntuples(seen.res.get()) == 1 && !PQgetisnull(seen.res.get(), 0, 0)) {
@@ -390,7 +396,10 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
                           {req.key_id, std::to_string(end), std::to_string(next), std::to_string(gen)});
     if (!upd.ok) {
       rollback();
-      if (upd.conflict) continue;
+      if (upd.conflict) {
+        last = fleet_unavailable("serialization conflicts with other signers");
+        continue;
+      }
       return upd.err;
     }
     if (std::strcmp(PQcmdTuples(upd.res.get()), "1") != 0) {
@@ -405,7 +414,10 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
                            std::to_string(req.local_generation)});
     if (!ins.ok) {
       rollback();
-      if (ins.conflict) continue;
+      if (ins.conflict) {
+        last = fleet_unavailable("serialization conflicts with other signers");
+        continue;
+      }
       return ins.err;
     }
     auto commit = fleet_exec(c, deadline, "COMMIT");

@@ -129,7 +129,7 @@ bool parse_u64(const std::string& s, std::uint64_t& v) {
 }
 
 Result<StateInfo> decode_state(const std::string& text, const std::string& path) {
-  auto bad = [&](const std::string& why) { return Error{Errc::state_rejected, "hbs state: " + path + ": " + why}; };
+  auto bad = [&](const char* why) { return Error{Errc::state_rejected, "hbs state: " + path + ": " + why}; };
   std::istringstream in(text);
   std::string line, key, val;
   StateInfo s;
