@@ -15,6 +15,7 @@
 //   pqsig hbs reserve --pub key.pub --state FILE --count N   reserve (burn) N indices, print the range
 //   pqsig hbs audit --pub key.pub --state FILE       audit log: no index twice, each inside a reservation
 //   pqsig hbs fleet-init --pub key.pub --state FILE --lease-store postgresql://...   register the key in the store
+//   pqsig hbs fleet-join --pub key.pub --state NEW --lease-store postgresql://...    another machine's state file
 //   sign / reserve / status --lease-store URL [--signer NAME] [--align-subtree]: fleet mode, indices leased
 //       from the shared store (pqsig/hbs_fleet.hpp, src/client) and persisted in the local state first
 // Exit codes: 0 ok / valid, 1 invalid signature or key exhausted, 2 usage, input or state error.
