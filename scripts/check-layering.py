@@ -66,6 +66,7 @@ OWNER = {
     "common.hpp": "common",
     "composite.hpp": "suites",
     "hash.hpp": "hash",
+    "hbs_fleet.hpp": "client",
     "httpsig.hpp": "httpsig",
     "jose.hpp": "jose",
     "kem.hpp": "kem",

@@ -15,6 +15,9 @@ if [ "${PQSIG_DEPS_EXTRA:-0}" = 1 ]; then
   command -v npm >/dev/null 2>&1 || PKGS+=(npm)
   PKGS+=(chromium)
   PKGS+=(caddy)  # tests/serve: Caddy forward_auth in front of `pqsig serve verify --proxy caddy`
+  # tests/lms (fleet): libpq for the PostgreSQL lease store (optional at build time) and a real
+  # PostgreSQL server the test starts itself (initdb + pg_ctl in a temp dir, 127.0.0.1).
+  PKGS+=(libpq-dev postgresql)
 fi
 missing=()
 for p in "${PKGS[@]}"; do

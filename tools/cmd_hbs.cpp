@@ -14,6 +14,10 @@
 //   pqsig hbs status --pub key.pub --state FILE      remaining signatures, reservation, checks
 //   pqsig hbs reserve --pub key.pub --state FILE --count N   reserve (burn) N indices, print the range
 //   pqsig hbs audit --pub key.pub --state FILE       audit log: no index twice, each inside a reservation
+//   pqsig hbs fleet-init --pub key.pub --state FILE --lease-store postgresql://...   register the key in the store
+//   pqsig hbs fleet-join --pub key.pub --state NEW --lease-store postgresql://...    another machine's state file
+//   sign / reserve / status --lease-store URL [--signer NAME] [--align-subtree]: fleet mode, indices leased
+//       from the shared store (pqsig/hbs_fleet.hpp, src/client) and persisted in the local state first
 // Exit codes: 0 ok / valid, 1 invalid signature or key exhausted, 2 usage, input or state error.
 #include <cctype>
 #include <iostream>
@@ -21,6 +25,7 @@
 
 #include "commands.hpp"
 #include "io.hpp"
+#include "pqsig/hbs_fleet.hpp"
 #include "pqsig/lms.hpp"
 #include "pqsig/xmss.hpp"
 
@@ -81,6 +86,16 @@ std::string state_path_for(const std::string& state, const std::string& key) {
   if (key.empty() || key == "-") throw Exit{kExitUsage, "--state is needed when the key is not a file"};
   return key + ".state";
 }
+
+std::shared_ptr<client::PgLeaseSource> open_lease_store(const std::string& url) {
+  return take_hbs(client::PgLeaseSource::open(url), "--lease-store");
+}
+
+constexpr const char* kLeaseStoreHelp =
+    "fleet mode: lease indices from this PostgreSQL store (postgresql://user@host:port/db or a libpq "
+    "connection string; see docs/lms.md, Fleet)";
+constexpr const char* kSignerHelp =
+    "this signer's name in the lease store (default: <hostname>:<absolute state path>)";
 
 }  // namespace
 
@@ -145,8 +160,9 @@ void register_hbs(CLI::App& app) {
 
   // ---- sign
   struct SignOpts {
-    std::string key, state, in = "-", out, format = "hex";
+    std::string key, state, in = "-", out, format = "hex", lease_store, signer;
     std::uint64_t block = 1;
+    bool align_subtree = false;
   };
   static SignOpts so;
   auto* sign = hbs->add_subcommand("sign", "sign a message at the next unused index (reserved and synced first)");
@@ -158,25 +174,36 @@ void register_hbs(CLI::App& app) {
                    "indices reserved per state write (default 1: this command signs one message; "
                    "a process that signs more reserves more, a crash loses the unused rest)");
   sign->add_option("--format", so.format, "hex (default) or base64")->check(CLI::IsMember({"hex", "base64"}));
+  sign->add_option("--lease-store", so.lease_store, kLeaseStoreHelp);
+  sign->add_option("--signer", so.signer, kSignerHelp);
+  sign->add_flag("--align-subtree", so.align_subtree,
+                 "fleet mode, HSS: lease whole level-1 subtrees (the block is rounded up to one subtree)");
   sign->callback([] {
     io::refuse_existing(so.out, false);
     const std::string msg = io::read_file(so.in);
     bool is_xmss = false;
     const SecretBytes raw = load_private_key_bytes(so.key, is_xmss);
     const std::string state = state_path_for(so.state, so.key);
+    std::shared_ptr<client::PgLeaseSource> fleet;
+    if (!so.lease_store.empty()) fleet = open_lease_store(so.lease_store);
+    const std::string signer_name = so.signer.empty() ? client::default_fleet_signer(state) : so.signer;
     std::uint64_t index = 0;
     bytes signature;
     if (is_xmss) {
+      if (so.align_subtree) throw Exit{kExitUsage, "--align-subtree: HSS keys only"};
       auto signer = take_hbs(xmss::StatefulSigner::open(take_hbs(xmss::PrivateKey::parse(raw.span()), so.key), state,
                                                         so.block),
                              "state");
+      if (fleet) signer.use_leases(fleet, signer_name);
       auto s = take_hbs(signer.sign(as_bytes(msg)), "sign");
       index = s.index;
       signature = std::move(s.signature);
     } else {
-      auto signer = take_hbs(lms::StatefulSigner::open(take_hbs(lms::HssPrivateKey::parse(raw.span()), so.key), state,
-                                                       so.block),
-                             "state");
+      auto key = take_hbs(lms::HssPrivateKey::parse(raw.span()), so.key);
+      const std::uint64_t align = so.align_subtree ? lms::hss_subtree_size(key.levels()) : 1;
+      if (align == 0) throw Exit{kExitUsage, "--align-subtree: the subtree is too large"};
+      auto signer = take_hbs(lms::StatefulSigner::open(std::move(key), state, so.block), "state");
+      if (fleet) signer.use_leases(fleet, signer_name, align);
       auto s = take_hbs(signer.sign(as_bytes(msg)), "sign");
       index = s.index;
       signature = std::move(s.signature);
@@ -212,23 +239,30 @@ void register_hbs(CLI::App& app) {
 
   // ---- status
   struct StatusOpts {
-    std::string pub, state;
+    std::string pub, state, lease_store;
   };
   static StatusOpts st;
   auto* status = hbs->add_subcommand("status", "show a key's state: signatures left, reservation, rollback check");
   status->add_option("--pub", st.pub, "public key file (hex)")->required();
   status->add_option("--state", st.state, "state file")->required();
+  status->add_option("--lease-store", st.lease_store, "also show the key's row in this lease store (fleet mode)");
   status->callback([] {
     const bytes pk = decode_text(io::read_file(st.pub, 1 << 16), "hex", st.pub);
     auto store = take_hbs(lms::StateStore::open(st.state, pk), "state");
     auto inf = take_hbs(store.info(), "state");
     std::cout << "key " << inf.key_id << "\nlimit " << inf.limit << "\nreserved " << inf.reserved_end << "\nremaining "
               << inf.remaining() << "\ngeneration " << inf.generation << "\nstate ok (not older than its audit log)\n";
+    if (!st.lease_store.empty()) {
+      auto row = take_hbs(open_lease_store(st.lease_store)->key_status(inf.key_id), "lease store");
+      std::cout << "store next_index " << row.next_index << "\nstore limit " << row.limit << "\nstore generation "
+                << row.generation << "\nstore leases " << row.leases << "\nstore remaining "
+                << (row.limit - row.next_index) << "\n";
+    }
   });
 
   // ---- reserve
   struct ReserveOpts {
-    std::string pub, state;
+    std::string pub, state, lease_store, signer;
     std::uint64_t count = 0;
   };
   static ReserveOpts ro;
@@ -236,11 +270,55 @@ void register_hbs(CLI::App& app) {
   reserve->add_option("--pub", ro.pub, "public key file (hex)")->required();
   reserve->add_option("--state", ro.state, "state file")->required();
   reserve->add_option("--count", ro.count, "number of indices")->required()->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+  reserve->add_option("--lease-store", ro.lease_store, kLeaseStoreHelp);
+  reserve->add_option("--signer", ro.signer, kSignerHelp);
   reserve->callback([] {
     const bytes pk = decode_text(io::read_file(ro.pub, 1 << 16), "hex", ro.pub);
     auto store = take_hbs(lms::StateStore::open(ro.state, pk), "state");
-    auto r = take_hbs(store.reserve(ro.count), "reserve");
+    lms::Reservation r;
+    if (!ro.lease_store.empty()) {
+      auto fleet = open_lease_store(ro.lease_store);
+      r = take_hbs(store.reserve_lease(*fleet, ro.signer.empty() ? client::default_fleet_signer(ro.state) : ro.signer,
+                                       ro.count),
+                   "lease");
+    } else {
+      r = take_hbs(store.reserve(ro.count), "reserve");
+    }
     std::cout << r.first << " " << r.end << "\n";
+  });
+
+  // ---- fleet-init
+  static StatusOpts fi;
+  auto* finit = hbs->add_subcommand("fleet-init",
+                                    "register a key in a PostgreSQL lease store (creates the tables when missing)");
+  finit->add_option("--pub", fi.pub, "public key file (hex)")->required();
+  finit->add_option("--state", fi.state, "the key's state file (gives its number of signatures)")->required();
+  finit->add_option("--lease-store", fi.lease_store, kLeaseStoreHelp)->required();
+  finit->callback([] {
+    const bytes pk = decode_text(io::read_file(fi.pub, 1 << 16), "hex", fi.pub);
+    auto store = take_hbs(lms::StateStore::open(fi.state, pk), "state");
+    auto inf = take_hbs(store.info(), "state");
+    auto fleet = open_lease_store(fi.lease_store);
+    check_hbs(fleet->init_schema(), "lease store");
+    check_hbs(fleet->register_key(inf.key_id, inf.limit), "lease store");
+    check_hbs(store.join_fleet(), "state");
+    auto row = take_hbs(fleet->key_status(inf.key_id), "lease store");
+    std::cout << "key " << inf.key_id << "\nstore next_index " << row.next_index << "\nstore limit " << row.limit << "\n";
+  });
+
+  // ---- fleet-join
+  static StatusOpts fj;
+  auto* fjoin = hbs->add_subcommand("fleet-join",
+                                    "create this machine's state file for a key registered in a lease store");
+  fjoin->add_option("--pub", fj.pub, "public key file (hex)")->required();
+  fjoin->add_option("--state", fj.state, "the new state file (refuses to overwrite one)")->required();
+  fjoin->add_option("--lease-store", fj.lease_store, kLeaseStoreHelp)->required();
+  fjoin->callback([] {
+    const bytes pk = decode_text(io::read_file(fj.pub, 1 << 16), "hex", fj.pub);
+    auto row = take_hbs(open_lease_store(fj.lease_store)->key_status(lms::key_id(pk)), "lease store");
+    check_hbs(lms::StateStore::create(fj.state, pk, row.limit), "state");
+    check_hbs(take_hbs(lms::StateStore::open(fj.state, pk), "state").join_fleet(), "state");
+    std::cout << "key " << lms::key_id(pk) << "\nlimit " << row.limit << "\nstate " << fj.state << "\n";
   });
 
   // ---- audit

@@ -173,6 +173,38 @@ struct Reservation {
   std::uint64_t size() const noexcept { return end - first; }
 };
 
+/// A fleet: signers of one key on several machines lease disjoint index ranges from a shared,
+/// linearizable store (docs/lms.md, "Fleet"). The PQ core knows the store only through this
+/// interface; the PostgreSQL implementation lives in the network layer (pqsig/hbs_fleet.hpp,
+/// library pqsig_client). StateStore::reserve_lease() persists every lease locally before any
+/// index of it is used.
+struct LeaseRequest {
+  std::string key_id;                  ///< hex SHA-256 of the public key (lms::key_id)
+  std::string signer;                  ///< this signer's stable name (one per local state file)
+  std::uint64_t count = 0;             ///< indices wanted (fewer at the end of the key)
+  std::uint64_t align = 1;             ///< grant whole blocks of `align` indices starting at a multiple of it
+  std::uint64_t local_end = 0;         ///< the local state's reserved_end: a grant below it is refused
+  std::uint64_t local_generation = 0;  ///< the local state's generation (the store refuses one older
+                                       ///< than it last saw from this signer: a rolled-back state)
+  std::uint64_t limit = 0;             ///< the key's number of signatures
+};
+
+/// A source of leases: one compare-and-set transaction on a linearizable store per call, bounded
+/// in time and retries. Errors: Errc::io when the store cannot be reached or does not answer in
+/// time (message starts "lease store unavailable"), Errc::state_rejected when its answer or its
+/// record contradicts the local state (rollback, hostile or corrupt row), Errc::key_exhausted,
+/// Errc::unsupported when the implementation is not built in. Never a guess.
+class LeaseSource {
+ public:
+  virtual ~LeaseSource() = default;
+  virtual Result<Reservation> lease(const LeaseRequest& request) = 0;
+};
+
+/// The size of one level-1 subtree of an HSS key: the product of 2^h over the levels below the
+/// top (1 for a one-level LMS key). A lease aligned to it covers whole lower trees, each signed by
+/// one top-level one-time key (docs/lms.md, "Fleet").
+std::uint64_t hss_subtree_size(std::span<const Level> levels) noexcept;
+
 /// What a state file says (public data).
 struct StateInfo {
   std::string key_id;             ///< hex SHA-256 of the HSS public key
@@ -210,6 +242,19 @@ class StateStore {
   /// Reserves up to `count` indices (fewer at the end of the key), persisted (synced) before
   /// return. key_exhausted when none is left.
   Result<Reservation> reserve(std::uint64_t count);
+  /// Fleet mode: leases up to `count` indices from `source` (under this state's lock) and persists
+  /// the lease here exactly like reserve() (state file written, synced, renamed, directory synced,
+  /// log line) before returning it. The lease is checked against the local state first: it must
+  /// start at or after the local reserved_end, end within the key, be no larger than asked, and be
+  /// aligned when `align` > 1 — otherwise Errc::state_rejected and nothing is written. Indices
+  /// between the old reserved_end and the lease belong to other signers and are skipped.
+  /// The first lease also marks the state as a fleet member (an `F` line in its log): from then
+  /// on reserve() refuses (Errc::policy), since a local reservation could take indices leased to
+  /// other signers.
+  Result<Reservation> reserve_lease(LeaseSource& source, const std::string& signer, std::uint64_t count,
+                                    std::uint64_t align = 1);
+  /// Marks the state as a fleet member before its first lease (`hbs fleet-init`, `fleet-join`).
+  Status join_fleet();
   /// Appends (index, SHA-256(message)) to the audit log and syncs it.
   Status log_signature(std::uint64_t index, byte_span message);
   /// Reads the state file again (under the lock) and checks it against the log.
@@ -247,6 +292,15 @@ class StatefulSigner {
   const bytes& public_key() const noexcept { return signer_.public_key(); }
   Reservation current() const noexcept { return cur_; }
   StateStore& store() noexcept { return store_; }
+  /// Fleet mode: every later reservation is a lease from `source` (StateStore::reserve_lease),
+  /// `signer` names this signer in the store, `align` (e.g. hss_subtree_size) aligns the leases.
+  /// When the store is down, sign() goes on inside the lease it holds, then fails with the
+  /// source's error (Errc::io) until the store answers again.
+  void use_leases(std::shared_ptr<LeaseSource> source, std::string signer, std::uint64_t align = 1) {
+    lease_source_ = std::move(source);
+    lease_signer_ = std::move(signer);
+    lease_align_ = align;
+  }
 
  private:
   StatefulSigner(HssSigner s, StateStore st, std::uint64_t block)
@@ -255,6 +309,9 @@ class StatefulSigner {
   StateStore store_;
   std::uint64_t block_;
   Reservation cur_{};
+  std::shared_ptr<LeaseSource> lease_source_;
+  std::string lease_signer_;
+  std::uint64_t lease_align_ = 1;
 };
 
 /// Hex SHA-256 of a public key (the key id in state files and logs).

@@ -172,6 +172,12 @@ class StatefulSigner {
   const bytes& public_key() const noexcept { return signer_.public_key(); }
   lms::Reservation current() const noexcept { return cur_; }
   lms::StateStore& store() noexcept { return store_; }
+  /// Fleet mode, as lms::StatefulSigner::use_leases: reservations are leases from `source`.
+  void use_leases(std::shared_ptr<lms::LeaseSource> source, std::string signer, std::uint64_t align = 1) {
+    lease_source_ = std::move(source);
+    lease_signer_ = std::move(signer);
+    lease_align_ = align;
+  }
 
  private:
   StatefulSigner(Signer s, lms::StateStore st, std::uint64_t block)
@@ -180,6 +186,9 @@ class StatefulSigner {
   lms::StateStore store_;
   std::uint64_t block_;
   lms::Reservation cur_{};
+  std::shared_ptr<lms::LeaseSource> lease_source_;
+  std::string lease_signer_;
+  std::uint64_t lease_align_ = 1;
 };
 
 }  // namespace pqsig::xmss

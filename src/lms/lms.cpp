@@ -564,6 +564,12 @@ std::uint64_t HssPrivateKey::max_signatures() const noexcept {
   return std::uint64_t{1} << total;
 }
 
+std::uint64_t hss_subtree_size(std::span<const Level> levels) noexcept {
+  unsigned below = 0;
+  for (std::size_t i = 1; i < levels.size(); ++i) below += levels[i].lms ? levels[i].lms->h : 0;
+  return below >= 64 ? 0 : std::uint64_t{1} << below;
+}
+
 namespace {
 constexpr char kKeyMagic[6] = {'P', 'Q', 'H', 'S', 'S', '1'};
 }

@@ -161,6 +161,7 @@ struct LogFacts {
   std::uint64_t max_end = 0, max_gen = 0;
   bool any_sig = false;
   std::uint64_t max_sig = 0;
+  bool fleet = false;  // an "F" line: indices come from a fleet lease store only
 };
 
 struct LogDetail {
@@ -192,6 +193,8 @@ Result<LogFacts> read_log(const std::string& path, bool& missing, LogDetail* det
       f.max_gen = std::max(f.max_gen, x);
       f.max_end = std::max(f.max_end, z);
       if (detail) detail->ranges.emplace_back(y, z);
+    } else if (kind == "F" && a.empty()) {
+      f.fleet = true;
     } else if (kind == "S" && parse_u64(a, x) && b.size() == 64) {
       f.max_sig = f.any_sig ? std::max(f.max_sig, x) : x;
       f.any_sig = true;
@@ -269,7 +272,7 @@ class FileLock {
 };
 
 // Reads the state, checks it belongs to key_id and is not older than its log.
-Result<StateInfo> load_checked(const std::string& path, const std::string& key_id) {
+Result<StateInfo> load_checked(const std::string& path, const std::string& key_id, bool* fleet = nullptr) {
   bool missing = false;
   auto text = read_whole(path, missing);
   if (!text) return text.error();
@@ -287,6 +290,7 @@ Result<StateInfo> load_checked(const std::string& path, const std::string& key_i
       (log->any_sig && log->max_sig >= s->reserved_end))
     return Error{Errc::state_rejected, "hbs state: " + path +
                                            " is older than its audit log (rolled back?) — refusing to sign"};
+  if (fleet) *fleet = log->fleet;
   return s;
 }
 
@@ -363,8 +367,13 @@ Result<Reservation> StateStore::reserve(std::uint64_t count) {
   FileLock lock(path_);
   if (auto l = lock.status(); !l) return l.error();
   step("reserve:locked");
-  auto s = load_checked(path_, key_id_);
+  bool fleet = false;
+  auto s = load_checked(path_, key_id_, &fleet);
   if (!s) return s.error();
+  if (fleet)
+    return Error{Errc::policy, "hbs state: " + path_ +
+                                   " takes its indices from a fleet lease store (its log says F): a local "
+                                   "reservation could collide with other signers' leases — use the lease store"};
   if (s->reserved_end >= s->limit)
     return Error{Errc::key_exhausted, "hbs: the key has no one-time signature left (" + std::to_string(s->limit) +
                                           " used or reserved)"};
@@ -382,6 +391,75 @@ Result<Reservation> StateStore::reserve(std::uint64_t count) {
     return a.error();
   step("reserve:logged");
   return r;
+}
+
+Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::string& signer, std::uint64_t count,
+                                              std::uint64_t align) {
+  if (count == 0) return Error{Errc::invalid_argument, "hbs fleet: lease 0 indices"};
+  if (align == 0) return Error{Errc::invalid_argument, "hbs fleet: alignment must be at least 1"};
+  if (signer.empty() || signer.size() > 200)
+    return Error{Errc::invalid_argument, "hbs fleet: the signer name must be 1..200 bytes"};
+  FileLock lock(path_);
+  if (auto l = lock.status(); !l) return l.error();
+  step("lease:locked");
+  bool fleet = false;
+  auto s = load_checked(path_, key_id_, &fleet);
+  if (!s) return s.error();
+  // From the first lease on, this state never reserves locally again.
+  if (!fleet) {
+    if (auto m = append_line(path_ + ".log", "F\n"); !m) return m.error();
+  }
+  if (s->reserved_end >= s->limit)
+    return Error{Errc::key_exhausted, "hbs: the key has no one-time signature left (" + std::to_string(s->limit) +
+                                          " used or reserved)"};
+  LeaseRequest req;
+  req.key_id = key_id_;
+  req.signer = signer;
+  req.count = count;
+  req.align = align;
+  req.local_end = s->reserved_end;
+  req.local_generation = s->generation;
+  req.limit = s->limit;
+  auto got = source.lease(req);
+  if (!got) return got.error();
+  step("lease:granted");
+  const Reservation r = *got;
+  // The store's answer is checked, never trusted: a lease that overlaps what this state already
+  // reserved (a store restored from a backup), runs past the key, is larger than asked or
+  // misaligned is refused, and nothing is written.
+  const std::uint64_t whole = align > 1 ? ((count + align - 1) / align) * align : count;
+  auto bad = [&](const std::string& why) {
+    return Error{Errc::state_rejected, std::string("hbs fleet: the lease store granted [") + std::to_string(r.first) +
+                                           ", " + std::to_string(r.end) + "): " + why + " — refusing it"};
+  };
+  if (r.first >= r.end) return bad("an empty or inverted range");
+  if (r.first < s->reserved_end)
+    return bad("below this state's reserved end " + std::to_string(s->reserved_end) +
+               " (the store is older than the local state: restored or rolled back?)");
+  if (r.end > s->limit) return bad("beyond the key's last index");
+  if (r.end - r.first > whole) return bad("more than was asked for");
+  if (align > 1 && r.first % align != 0) return bad("not aligned to the requested subtree size");
+  StateInfo n = *s;
+  n.reserved_end = r.end;
+  n.generation = s->generation + 1;
+  // The lease is durable here before the caller may use an index of it.
+  if (auto w = write_state(path_, n); !w) return w.error();
+  if (auto a = append_line(path_ + ".log", "R " + std::to_string(n.generation) + " " + std::to_string(r.first) + " " +
+                                              std::to_string(r.end) + "\n");
+      !a)
+    return a.error();
+  step("lease:logged");
+  return r;
+}
+
+Status StateStore::join_fleet() {
+  FileLock lock(path_);
+  if (auto l = lock.status(); !l) return l;
+  bool fleet = false;
+  auto s = load_checked(path_, key_id_, &fleet);
+  if (!s) return s.error();
+  if (fleet) return {};
+  return append_line(path_ + ".log", "F\n");
 }
 
 Status StateStore::log_signature(std::uint64_t index, byte_span message) {
@@ -405,7 +483,9 @@ Result<StatefulSigner> StatefulSigner::open(HssPrivateKey key, const std::string
 
 Result<StatefulSigner::Signed> StatefulSigner::sign(byte_span message) {
   if (cur_.first >= cur_.end) {
-    auto r = store_.reserve(block_);
+    // In fleet mode a lease from the shared store; either way persisted (synced) before it returns.
+    auto r = lease_source_ ? store_.reserve_lease(*lease_source_, lease_signer_, block_, lease_align_)
+                           : store_.reserve(block_);
     if (!r) return r.error();
     cur_ = *r;
   }

@@ -26,7 +26,9 @@ Result<StatefulSigner> StatefulSigner::open(PrivateKey key, const std::string& s
 
 Result<StatefulSigner::Signed> StatefulSigner::sign(byte_span message) {
   if (cur_.first >= cur_.end) {
-    auto r = store_.reserve(block_);  // persisted (synced) before it returns
+    // persisted (synced) before it returns; in fleet mode a lease from the shared store
+    auto r = lease_source_ ? store_.reserve_lease(*lease_source_, lease_signer_, block_, lease_align_)
+                           : store_.reserve(block_);
     if (!r) return r.error();
     cur_ = *r;
   }
