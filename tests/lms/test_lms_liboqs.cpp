@@ -79,7 +79,8 @@ TEST(LmsLiboqs, LiboqsSignsPqsigVerifies) {
     auto lv = lms::parse_levels(c.spec);
     ASSERT_TRUE(lv.ok());
     EXPECT_EQ(k.pk.size(), lms::hss_public_key_bytes(*lv));
-    for (int i = 0; i < 3; ++i) {
+    // Two signatures: liboqs reloads its working key (the whole tree) on every OQS_SIG_STFL_sign.
+    for (int i = 0; i < 2; ++i) {
       const bytes m = lms_oqs_msg("liboqs message " + std::to_string(i));
       const bytes sig = k.sign(m);
       ASSERT_FALSE(sig.empty()) << "liboqs signing failed";
