@@ -11,7 +11,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 source bench/compare/common.sh
-LIBOQS_DIR="${LIBOQS_DIR:-${HOME}/.cache/pqsig/liboqs-0.16.0/lib/cmake/liboqs}"
+# Default: the build scripts/liboqs.sh makes (or reuses) for this checkout's configuration.
+LIBOQS_DIR="${LIBOQS_DIR:-$(bash scripts/liboqs.sh)/lib/cmake/liboqs}"
 BUILD="${BUILD:-build-compare}"
 ROUNDS="${ROUNDS:-3}"
 BUDGET="${BUDGET:-150}"

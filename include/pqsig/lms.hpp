@@ -268,6 +268,9 @@ class StateStore {
   /// tests/lms/state_test.cpp, which kills the process there).
   using StepHook = void (*)(const char* step);
   static void set_step_hook(StepHook hook) noexcept;
+  /// Runs the step hook (if one is set) at a step of a signer built on this store, so every
+  /// stateful family (xmss::StatefulSigner too) is killed at the same points in the tests.
+  static void run_step_hook(const char* step) noexcept;
 
  private:
   StateStore() = default;

@@ -133,7 +133,10 @@ struct XmssSignerCache;
 /// DANGER: sign_at() does not remember what it signed. StatefulSigner is the safe front end.
 class Signer {
  public:
-  static Result<Signer> create(PrivateKey key, unsigned threads = 0);
+  /// tree_cache: a file for the top layer's tree (public data, checksummed, every interior node
+  /// rechecked against the key's root on load; rebuilt and rewritten when missing or not this
+  /// key's), so that a new process does not compute 2^(h/d) WOTS+ keys again. Empty: no cache.
+  static Result<Signer> create(PrivateKey key, unsigned threads = 0, const std::string& tree_cache = "");
   const bytes& public_key() const noexcept;
   const Params& params() const noexcept;
   std::uint64_t max_signatures() const noexcept;

@@ -299,6 +299,7 @@ Result<StateInfo> load_checked(const std::string& path, const std::string& key_i
 std::string key_id(byte_span public_key) { return to_hex(hash::sha256(public_key)); }
 
 void StateStore::set_step_hook(StepHook hook) noexcept { g_hook.store(hook); }
+void StateStore::run_step_hook(const char* name) noexcept { step(name); }
 
 Status StateStore::create(const std::string& path, byte_span pub, std::uint64_t limit) {
   FileLock lock(path);

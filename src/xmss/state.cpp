@@ -1,6 +1,8 @@
 // The safe XMSS / XMSS^MT signer: indices come from the LMS/HSS state store (lms::StateStore:
 // reservation written and fsynced, file and directory, before any signature at it leaves the
-// process; audit log; rollback refused). One store for every stateful family, never a copy.
+// process; audit log; rollback refused). One store for every stateful family, never a copy; the
+// same step hooks as lms::StatefulSigner (the kill -9 tests), and the top tree cached in
+// `<state>.tree` like LMS's.
 #include "pqsig/xmss.hpp"
 
 namespace pqsig::xmss {
@@ -19,7 +21,7 @@ Result<StatefulSigner> StatefulSigner::open(PrivateKey key, const std::string& s
   auto inf = st->info();
   if (!inf) return inf.error();
   if (inf->limit != limit) return Error{Errc::state_rejected, "hbs state: limit does not match the key"};
-  auto signer = Signer::create(std::move(key), threads);
+  auto signer = Signer::create(std::move(key), threads, state_path + ".tree");
   if (!signer) return signer.error();
   return StatefulSigner(std::move(*signer), std::move(*st), block);
 }
@@ -33,14 +35,17 @@ Result<StatefulSigner::Signed> StatefulSigner::sign(byte_span message) {
     cur_ = *r;
   }
   const std::uint64_t index = cur_.first++;  // consumed now, whatever happens next
+  lms::StateStore::run_step_hook("sign:before");
   auto sig = signer_.sign_at(index, message);
   if (!sig) return sig.error();
+  lms::StateStore::run_step_hook("sign:signed");
   // Check our own signature before it leaves: a fault in the tree computation would otherwise
   // publish a wrong one-time signature at a burnt index.
   if (auto v = verify(signer_.params(), signer_.public_key(), message, *sig); !v)
     return Error{Errc::internal, "xmss: our own signature at index " + std::to_string(index) +
                                      " does not verify (" + v.error().message + "); index burnt"};
   if (auto l = store_.log_signature(index, message); !l) return l.error();
+  lms::StateStore::run_step_hook("sign:logged");
   return Signed{index, std::move(*sig)};
 }
 

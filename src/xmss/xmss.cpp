@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "hash/sha2_backend.hpp"
+#include "lms/lms_internal.hpp"
 #include "xmss/xmss_internal.hpp"
 
 namespace pqsig::xmss {
@@ -392,6 +393,67 @@ Tree build_tree(const Hasher& hs, const std::uint8_t* sk_seed, std::uint32_t lay
   return tr;
 }
 
+namespace {
+constexpr char kXmssTreeMagic[8] = {'P', 'Q', 'X', 'M', 'S', 'S', 'T', '1'};
+constexpr std::size_t kXmssTreeHeader = 8 + 1 + 4 + 4;  // magic, mt, oid, t
+}  // namespace
+
+bytes save_tree_cache(const Params& p, const std::uint8_t* pub_seed, const Tree& tr) {
+  const std::size_t body = kXmssTreeHeader + p.n + tr.nodes.size();
+  bytes out(body + 32);
+  std::memcpy(out.data(), kXmssTreeMagic, 8);
+  out[8] = p.mt ? 1 : 0;
+  put_u32(out.data() + 9, p.oid);
+  put_u32(out.data() + 13, tr.t);
+  std::memcpy(out.data() + kXmssTreeHeader, pub_seed, p.n);
+  std::memcpy(out.data() + kXmssTreeHeader + p.n, tr.nodes.data(), tr.nodes.size());
+  const auto d = hash::sha256(byte_span(out).first(body));
+  std::memcpy(out.data() + body, d.data(), d.size());
+  return out;
+}
+
+bool load_tree_cache(const Hasher& hs, const std::uint8_t* root, std::uint32_t layer, byte_span b, Tree& out) {
+  const Params& p = hs.params();
+  const unsigned t = p.tree_height();
+  const std::size_t node_bytes = ((std::size_t{2} << t) - 1) * p.n;
+  const std::size_t body = kXmssTreeHeader + p.n + node_bytes;
+  if (b.size() != body + 32 || std::memcmp(b.data(), kXmssTreeMagic, 8) != 0) return false;
+  if (b[8] != (p.mt ? 1 : 0) || from_bytes(b.data() + 9, 4) != p.oid || from_bytes(b.data() + 13, 4) != t) return false;
+  const auto d = hash::sha256(b.first(body));
+  if (!ct_equal(d, b.last(32))) return false;
+  Tree tr;
+  tr.t = t;
+  tr.n = p.n;
+  // The cache is public data: compare it to this key's PUB_SEED and root in the clear.
+  std::uint8_t seed_check[kMaxN];
+  hs.pub_seed_copy(seed_check);
+  if (std::memcmp(b.data() + kXmssTreeHeader, seed_check, p.n) != 0) return false;
+  tr.nodes.assign(b.begin() + static_cast<std::ptrdiff_t>(kXmssTreeHeader + p.n), b.begin() + static_cast<std::ptrdiff_t>(body));
+  // Every interior node is recomputed from the cached leaves (2^t RAND_HASH, no WOTS+ key
+  // generation) and must equal the cached one, up to the key's root: a cache that passes is the
+  // tree of these leaves under this root. A wrong leaf can only give a signature that does not
+  // verify, which StatefulSigner checks before any signature leaves.
+  Adrs a;
+  a.set_layer(layer);
+  a.set_tree(0);
+  a.set_type(kTypeHashTree);
+  std::size_t child_off = 0;
+  std::uint8_t node[kMaxN];
+  for (unsigned k = 0; k < t; ++k) {
+    const std::size_t cnt = std::size_t{1} << (t - k), parent_off = child_off + cnt;
+    a.set_tree_height(k);
+    for (std::size_t i = 0; i < cnt / 2; ++i) {
+      a.set_tree_index(static_cast<std::uint32_t>(i));
+      hs.rand_hash(node, tr.nodes.data() + (child_off + 2 * i) * p.n, tr.nodes.data() + (child_off + 2 * i + 1) * p.n, a);
+      if (std::memcmp(node, tr.nodes.data() + (parent_off + i) * p.n, p.n) != 0) return false;
+    }
+    child_off = parent_off;
+  }
+  if (std::memcmp(tr.root(), root, p.n) != 0) return false;
+  out = std::move(tr);
+  return true;
+}
+
 }  // namespace detail
 
 using detail::Adrs;
@@ -556,7 +618,7 @@ Signer::Signer(Signer&&) noexcept = default;
 Signer& Signer::operator=(Signer&&) noexcept = default;
 Signer::~Signer() = default;
 
-Result<Signer> Signer::create(PrivateKey key, unsigned threads) {
+Result<Signer> Signer::create(PrivateKey key, unsigned threads, const std::string& tree_cache) {
   Signer s;
   const Params& p = key.params();
   s.c_ = std::make_unique<detail::XmssSignerCache>(std::move(key));
@@ -566,12 +628,22 @@ Result<Signer> Signer::create(PrivateKey key, unsigned threads) {
   c.hs = std::make_unique<Hasher>(p, c.key.pub_seed().data());
   c.layers.resize(p.d);
   // The top tree is needed by every signature: build it now and check it against the key's root.
+  // From the cache file when it holds this key's tree (checked), else built and written there.
   auto& top = c.layers[p.d - 1];
-  top.nodes = detail::build_tree(*c.hs, c.key.sk_seed().data(), p.d - 1, 0, c.threads);
+  bool cached = false;
+  if (!tree_cache.empty()) {
+    const bytes body = lms::detail::read_small_file(tree_cache);
+    cached = !body.empty() &&
+             detail::load_tree_cache(*c.hs, c.key.root().data(), p.d - 1, body, top.nodes);
+  }
+  if (!cached) top.nodes = detail::build_tree(*c.hs, c.key.sk_seed().data(), p.d - 1, 0, c.threads);
   top.tree = 0;
   top.valid = true;
   if (std::memcmp(top.nodes.root(), c.key.root().data(), p.n) != 0)
     return Error{Errc::key_check_failed, "xmss: the private key's root does not match its seeds"};
+  if (!cached && !tree_cache.empty())  // a cache: failing to write it is not an error
+    (void)lms::detail::write_small_file(tree_cache,
+                                        detail::save_tree_cache(p, c.key.pub_seed().data(), top.nodes));
   return s;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "pqsig/hash.hpp"
@@ -90,6 +91,8 @@ class Hasher {
   /// generation), on the 4-way SHA-256 compression (SHA-NI or scalar). a[q] has its chain
   /// address set. Only when has_x4().
   void chains_x4(std::uint8_t* const x[4], const Adrs a[4], unsigned steps) const noexcept;
+  /// PUB_SEED (n bytes, public) into out.
+  void pub_seed_copy(std::uint8_t* out) const noexcept { std::memcpy(out, pub_seed_, p_.n); }
   /// RFC 8391 Algorithm 7 (RAND_HASH).
   void rand_hash(std::uint8_t* out, const std::uint8_t* left, const std::uint8_t* right, Adrs& a) const noexcept;
 
@@ -136,5 +139,12 @@ struct Tree {
 };
 Tree build_tree(const Hasher& hs, const std::uint8_t* sk_seed, std::uint32_t layer, std::uint64_t tree,
                 unsigned threads);
+
+/// The top-layer tree cache (`<state>.tree`, public data): "PQXMSST1" || u8 mt || u32 oid ||
+/// u32 t || PUB_SEED || every node of the tree (Tree::nodes) || SHA-256 of all before.
+bytes save_tree_cache(const Params& p, const std::uint8_t* pub_seed, const Tree& tr);
+/// Accepts a cache body only for this set and PUB_SEED, with a correct checksum, every interior
+/// node equal to RAND_HASH of its children and the root equal to `root`; then sets `out`.
+bool load_tree_cache(const Hasher& hs, const std::uint8_t* root, std::uint32_t layer, byte_span body, Tree& out);
 
 }  // namespace pqsig::xmss::detail

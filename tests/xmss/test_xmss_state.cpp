@@ -1,13 +1,23 @@
 // XMSS through the LMS/HSS state store: indices advance and never repeat across reopenings (a
 // reopened signer starts after the whole persisted reservation), the audit log is clean,
 // exhaustion and another key's state are typed refusals; and `pqsig hbs` with an XMSS^MT key.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <fstream>
+#include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "cli/cli_util.hpp"
+#include "pqsig/hash.hpp"
 #include "pqsig/xmss.hpp"
+#include "xmss/xmss_internal.hpp"
 
 using namespace pqsig;
 
@@ -16,7 +26,206 @@ std::string xmss_trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
 }
+
+// A deterministic XMSS-SHA2_10_256 key (its root computed once), as its encoding.
+SecretBytes xmss_state_test_key() {
+  const auto* p = xmss::find_params("XMSS-SHA2_10_256");
+  EXPECT_NE(p, nullptr);
+  auto k = xmss::PrivateKey::from_seeds(*p, bytes(32, 1), bytes(32, 2), bytes(32, 3));
+  EXPECT_TRUE(k.ok());
+  return k->serialize();
+}
+
+std::uint64_t xmss_inode(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_ino) : 0;
+}
+
+// Kill switch for a child: SIGKILL at the k-th step hook call (reservation and signing steps).
+int g_xmss_kill_at = -1;
+int g_xmss_steps = 0;
+void xmss_kill_hook(const char*) {
+  if (++g_xmss_steps == g_xmss_kill_at) ::raise(SIGKILL);
+}
+
+// A child releases (index, message, signature) to its output only after sign() returned.
+void xmss_write_record(int fd, std::uint64_t index, const std::string& msg, const bytes& sig) {
+  std::string rec;
+  auto put64 = [&](std::uint64_t v) { rec.append(reinterpret_cast<const char*>(&v), 8); };
+  put64(index);
+  put64(msg.size());
+  rec += msg;
+  put64(sig.size());
+  rec.append(reinterpret_cast<const char*>(sig.data()), sig.size());
+  std::size_t off = 0;
+  while (off < rec.size()) {
+    const ssize_t w = ::write(fd, rec.data() + off, rec.size() - off);
+    if (w <= 0) _exit(90);
+    off += static_cast<std::size_t>(w);
+  }
+}
+
+struct XmssRecord {
+  std::uint64_t index;
+  std::string message;
+  bytes sig;
+};
+
+std::vector<XmssRecord> xmss_read_records(const std::string& p) {
+  std::vector<XmssRecord> out;
+  std::ifstream f(p, std::ios::binary);
+  auto get64 = [&](std::uint64_t& v) { return static_cast<bool>(f.read(reinterpret_cast<char*>(&v), 8)); };
+  for (;;) {
+    XmssRecord r;
+    std::uint64_t ml = 0, sl = 0;
+    if (!get64(r.index) || !get64(ml) || ml > 4096) break;
+    r.message.resize(ml);
+    if (!f.read(r.message.data(), static_cast<std::streamsize>(ml)) || !get64(sl) || sl > (1u << 20)) break;
+    r.sig.resize(sl);
+    if (!f.read(reinterpret_cast<char*>(r.sig.data()), static_cast<std::streamsize>(sl))) break;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
 }  // namespace
+
+// kill -9 at every step of reservation and signing of an XMSS key (the lms::StateStore step
+// hooks: reserve locked, tmp_written, tmp_synced, renamed, dir_synced, logged; sign before,
+// signed, logged): run k is killed at its k-th step, until two runs sign to the end. Then no
+// index was released twice, every released signature verifies and carries its index, and a
+// crash lost at most one block per run. Bounded: at most 40 runs.
+TEST(XmssState, KillAtEveryStepNeverReusesAnIndex) {
+  TempDir d;
+  const std::string state = d.file("k.state"), out = d.file("released.bin");
+  const SecretBytes enc = xmss_state_test_key();
+  bytes pk;
+  {
+    auto key = xmss::PrivateKey::parse(enc.span());
+    ASSERT_TRUE(key.ok());
+    pk = key->public_key();
+    ASSERT_TRUE(xmss::StatefulSigner::create_state(*key, state).ok());
+    // Builds the tree once and writes <state>.tree: the children load it.
+    ASSERT_TRUE(xmss::StatefulSigner::open(std::move(*key), state, 1, 1).ok());
+  }
+  constexpr int kSigsPerRun = 5;
+  constexpr std::uint64_t kBlock = 3;
+  int killed = 0, completed = 0;
+  for (int k = 1; k <= 40; ++k) {
+    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    ASSERT_GE(fd, 0);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      g_xmss_kill_at = k;
+      g_xmss_steps = 0;
+      lms::StateStore::set_step_hook(&xmss_kill_hook);
+      auto key = xmss::PrivateKey::parse(enc.span());
+      if (!key) _exit(2);
+      auto signer = xmss::StatefulSigner::open(std::move(*key), state, kBlock, 1);
+      if (!signer) _exit(3);
+      for (int i = 0; i < kSigsPerRun; ++i) {
+        const std::string msg = "run" + std::to_string(k) + " message " + std::to_string(i);
+        auto s = signer->sign(as_bytes(msg));
+        if (!s) _exit(s.error().code == Errc::key_exhausted ? 4 : 5);
+        xmss_write_record(fd, s->index, msg, s->signature);
+      }
+      _exit(0);
+    }
+    ::close(fd);
+    int ws = 0;
+    ASSERT_EQ(::waitpid(pid, &ws, 0), pid);
+    if (WIFSIGNALED(ws)) {
+      EXPECT_EQ(WTERMSIG(ws), SIGKILL);
+      ++killed;
+    } else {
+      ASSERT_TRUE(WIFEXITED(ws));
+      ASSERT_EQ(WEXITSTATUS(ws), 0) << "run " << k;
+      ++completed;
+      if (completed >= 2) break;  // k went past the last step of a run: every step was hit
+    }
+    auto st = lms::StateStore::open(state, pk);
+    ASSERT_TRUE(st.ok()) << "after kill at step " << k << ": " << st.error().what();
+  }
+  EXPECT_GE(killed, 27);  // 2 reservations × 6 steps + 5 signatures × 3 steps per run
+  EXPECT_EQ(completed, 2);
+  const auto all = xmss_read_records(out);
+  ASSERT_GT(all.size(), 0u);
+  std::map<std::uint64_t, std::string> seen;
+  for (const auto& r : all) {
+    auto [it, fresh] = seen.emplace(r.index, r.message);
+    EXPECT_TRUE(fresh) << "INDEX REUSED: " << r.index << " for '" << it->second << "' and '" << r.message << "'";
+    EXPECT_TRUE(xmss::xmss_verify(pk, as_bytes(r.message), r.sig).ok()) << "index " << r.index;
+    EXPECT_EQ(xmss::detail::from_bytes(r.sig.data(), 4), r.index);  // idx_sig is the reported index
+  }
+  auto st = lms::StateStore::open(state, pk);
+  ASSERT_TRUE(st.ok());
+  auto inf = st->info();
+  ASSERT_TRUE(inf.ok());
+  EXPECT_GE(inf->reserved_end, all.size());
+  EXPECT_LE(inf->reserved_end - all.size(), static_cast<std::uint64_t>(killed + completed + 1) * kBlock);
+  auto audit = st->audit();
+  ASSERT_TRUE(audit.ok());
+  EXPECT_TRUE(audit->reused.empty());
+}
+
+// The top-tree cache (<state>.tree): written by the first signer, loaded (not rewritten) by the
+// next, rebuilt and rewritten when corrupt, when an interior node is changed with the checksum
+// recomputed, and when it is another key's; signing is right in every case.
+TEST(XmssState, TreeCacheIsUsedCheckedAndRebuilt) {
+  TempDir d;
+  const std::string state = d.file("k.state"), cache = state + ".tree";
+  const SecretBytes enc = xmss_state_test_key();
+  auto key0 = xmss::PrivateKey::parse(enc.span());
+  ASSERT_TRUE(key0.ok());
+  const bytes pk = key0->public_key();
+  ASSERT_TRUE(xmss::StatefulSigner::create_state(*key0, state).ok());
+  auto sign_once = [&](const std::string& m) {
+    auto key = xmss::PrivateKey::parse(enc.span());
+    ASSERT_TRUE(key.ok());
+    auto s = xmss::StatefulSigner::open(std::move(*key), state, 1, 1);
+    ASSERT_TRUE(s.ok()) << s.error().what();
+    auto r = s->sign(as_bytes(m));
+    ASSERT_TRUE(r.ok()) << r.error().what();
+    EXPECT_TRUE(xmss::xmss_verify(pk, as_bytes(m), r->signature).ok());
+  };
+  sign_once("first");
+  const std::string good = slurp_file(cache);
+  // 8+1+4+4 header, PUB_SEED, (2^11 − 1) nodes of 32 bytes, SHA-256.
+  ASSERT_EQ(good.size(), 17u + 32 + 2047 * 32 + 32);
+  const std::uint64_t ino = xmss_inode(cache);
+  sign_once("from the cache");
+  EXPECT_EQ(xmss_inode(cache), ino) << "the cache was rewritten: it was not used";
+  EXPECT_EQ(slurp_file(cache), good);
+  auto put = [&](const std::string& body) { write_text(cache, body); };
+  // Corrupt: checksum fails → rebuilt and rewritten.
+  std::string bad = good;
+  bad[100] ^= 1;
+  put(bad);
+  sign_once("after corruption");
+  EXPECT_EQ(slurp_file(cache), good);
+  // An interior node changed and the checksum recomputed: the recheck finds it.
+  std::string forged = good.substr(0, good.size() - 32);
+  forged[17 + 32 + 1024 * 32 + 5] ^= 1;  // level 1, node 0
+  auto dg = hash::sha256(as_bytes(forged));
+  forged.append(reinterpret_cast<const char*>(dg.data()), dg.size());
+  put(forged);
+  sign_once("after a forged node");
+  EXPECT_EQ(slurp_file(cache), good);
+  // Another key's cache (another PUB_SEED and root): rebuilt.
+  {
+    auto other = xmss::PrivateKey::from_seeds(key0->params(), bytes(32, 7), bytes(32, 8), bytes(32, 9));
+    ASSERT_TRUE(other.ok());
+    ASSERT_TRUE(xmss::Signer::create(std::move(*other), 1, cache).ok());
+    EXPECT_NE(slurp_file(cache), good);
+  }
+  sign_once("after another key's cache");
+  EXPECT_EQ(slurp_file(cache), good);
+  // Truncated: rebuilt.
+  put(good.substr(0, good.size() / 2));
+  sign_once("after truncation");
+  EXPECT_EQ(slurp_file(cache), good);
+}
+
 
 TEST(XmssState, ReserveSignReopenAuditExhaust) {
   TempDir d;
@@ -86,6 +295,8 @@ TEST(XmssCli, KeygenSignVerifyAudit) {
     EXPECT_EQ(r.code, 0) << r.err;
   }
   EXPECT_EQ(indices, (std::set<std::string>{"index 0", "index 2", "index 4"}));
+  // `hbs sign` keeps the top tree in <state>.tree: written by the first, loaded by the others.
+  EXPECT_FALSE(slurp_file(d.file("k.xmss.state.tree")).empty());
   // Wrong family or message: invalid.
   EXPECT_EQ(run_pqsig(d, "hbs verify --family xmss --pub k.pub --sig m0.sig -i m0").code, 1);
   EXPECT_EQ(run_pqsig(d, "hbs verify --family xmssmt --pub k.pub --sig m0.sig -i m1").code, 1);
