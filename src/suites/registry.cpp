@@ -137,7 +137,8 @@ constexpr unsigned registry_lmots_p(std::uint32_t ots) {  // RFC 8554 Table 1, n
 constexpr bool registry_lms_row_ok(const SuiteInfo& s) {
   const HbsParams& h = s.params.hbs;
   const std::size_t n = 32, height = registry_lms_height(h.code), p = registry_lmots_p(h.ots);
-  if (height == 0 || p == 0 || h.levels < 1 || h.levels > 8 || h.mt || h.height != height * h.levels) return false;
+  if (height == 0 || p == 0 || h.levels < 1 || h.levels > 8 || h.mt || std::size_t{h.height} != height * h.levels)
+    return false;
   const std::size_t lms_sig = 4 + (4 + n * (p + 1)) + 4 + height * n, lms_pk = 24 + n;
   return s.stateful && s.public_key_size == 4 + lms_pk && s.output_size == 4 + (h.levels - 1) * (lms_sig + lms_pk) + lms_sig &&
          s.private_key_size == 6 + 4 + 8u * h.levels + 16 + n && s.expanded_key_size == s.private_key_size;
