@@ -37,6 +37,7 @@ enum class Errc : int {
   internal,              ///< a bug: please report
   key_exhausted,         ///< a stateful (LMS/HSS) key has no one-time index left
   state_rejected,        ///< a stateful key's state cannot be trusted (corrupt, rolled back, other key)
+  stateful_key,          ///< a stateful (LMS/HSS, XMSS) key used through the stateless API: use its StatefulSigner
 };
 
 std::string_view errc_name(Errc e) noexcept;

@@ -100,6 +100,11 @@ struct Surface {
   /// the verdict then uses the prepared figures (sign_prepared, verify_prepared). false (the
   /// default): the cold figures (sign from the encoded private key, verify from the encoded public key).
   bool key_reuse = false;
+  /// Requests a day on this surface. Prices the "key lifetime" of a stateful suite (LMS/HSS, XMSS):
+  /// a key of 2^h one-time signatures lasts 2^h / (signatures_per_request x requests_per_day)
+  /// days on this surface alone, and 2^h / (the sum over surfaces) days signing on all of them.
+  /// 0 = this surface is left out of the key lifetime.
+  double requests_per_day = 0;
 };
 
 struct HybridPair {
@@ -232,6 +237,15 @@ struct Operation {
   /// Time of one call already made while preparing (0 = none). When it is a slow call it serves
   /// as the warm-up and first sample, so a multi-second signature is not paid twice.
   double presample_ns = 0;
+  /// > 0: at most this many calls in all (warm-up included, no batching; a presample counts as
+  /// the first sample). Stateful signing spends a one-time index per call and key generation
+  /// builds a tree: their rows stay cheap and within the key.
+  std::size_t max_calls = 0;
+  /// Time with the steady clock even under --cpu-time: the operation waits on fsync, and that
+  /// wait is its cost (stateful signing and reservations).
+  bool wall_clock = false;
+  /// > 0: this operation's own time budget in ms (below MeasureOptions::budget_ms_per_op).
+  double budget_ms = 0;
 };
 
 struct OpResult {
@@ -241,6 +255,10 @@ struct OpResult {
   std::vector<double> samples;   ///< ns per operation, in order (only with keep_samples)
   std::string error;             ///< non-empty: the operation failed while measured
   bool interrupted = false;      ///< cut short by MeasureOptions::cancel
+  /// Non-empty: NOT measured on this suite but extrapolated from measured figures, and how
+  /// (e.g. a tall stateful tree: "lms-sha256-m32-h10-w4 keygen x 2^10"). stats then hold the
+  /// extrapolated figures (n = the basis's sample count).
+  std::string extrapolated;
 };
 
 struct Sizes {
@@ -254,9 +272,29 @@ struct Sizes {
   std::size_t request_headers = 0;   ///< the whole signed request's header section
 };
 
+/// How a stateful suite's (SuiteInfo::stateful) signing was priced: every signature goes through
+/// its state (lms::StatefulSigner / xmss::StatefulSigner), which reserves blocks of one-time
+/// indices in a state file synced to disk (write, fsync, rename, fsync of the directory) before
+/// any signature from a block leaves, and appends (index, SHA-256(message)) to an fsynced audit log.
+struct StatefulPricing {
+  std::uint64_t max_signatures = 0;  ///< 2^h: what one key can sign
+  std::size_t block = 64;            ///< the default reservation block of the "sign" row
+  /// One reservation (state file write + fsync + rename + directory fsync), wall-clock median, of
+  /// 1 index and of `block` indices; per signature that is reserve_1_ns and reserve_block_ns / block.
+  double reserve_1_ns = 0, reserve_block_ns = 0;
+  std::string state_dir;             ///< where the state was written (the machine's temp dir)
+  std::string basis;                 ///< what was measured on this suite, what was extrapolated from what
+  double reserve_per_signature_ns(std::size_t blk) const noexcept {
+    return blk <= 1 ? reserve_1_ns : reserve_block_ns / static_cast<double>(blk);
+  }
+};
+
 /// Operations prepared for one suite (keys generated, inputs ready).
 struct PreparedSuite {
   std::vector<Operation> ops;
+  /// Figures that are not measured here but derived (OpResult::extrapolated), appended after ops.
+  std::vector<OpResult> derived;
+  std::optional<StatefulPricing> stateful;
   Sizes sizes;
   std::size_t message_bytes = 0;
   std::shared_ptr<void> state;  ///< keeps the operations' inputs alive
@@ -276,6 +314,7 @@ struct SuiteResult {
   bool interrupted = false;      ///< some operations were cut short or skipped (Ctrl-C)
   Sizes sizes;                   ///< registry sizes when not available
   std::size_t message_bytes = 0;
+  std::optional<StatefulPricing> stateful;  ///< stateful suites only
   const OpResult* op(std::string_view name) const noexcept;
 };
 
@@ -407,10 +446,26 @@ std::vector<ReviewRow> review_prediction(const Prediction& p, const Report& rep)
 /// The measured verdict word of a surface: fits (median and p90) | tail (median only) | over.
 std::string verdict_word(const SurfaceVerdict& v);
 
+/// The "key lifetime" surface of a stateful suite: how long 2^h one-time signatures last.
+struct KeyLifetime {
+  std::string surface;            ///< a surface's name, or kAllSurfaces (one key on every surface)
+  double signatures_per_day = 0;  ///< signatures_per_request x requests_per_day (summed for all)
+  double days = 0;                ///< max_signatures / signatures_per_day (+inf when none a day)
+};
+inline constexpr std::string_view kAllSurfaces = "all surfaces";
+/// Days a key of max_signatures lasts at signatures_per_request x requests_per_day (+inf when
+/// either is 0). Pure arithmetic.
+double key_lifetime_days(std::uint64_t max_signatures, double signatures_per_request,
+                         double requests_per_day) noexcept;
+/// One row per surface with requests_per_day > 0, then kAllSurfaces (their sum) when there are
+/// any. Empty for max_signatures == 0 (a stateless suite).
+std::vector<KeyLifetime> key_lifetimes(std::uint64_t max_signatures, const Workload& w);
+
 struct SuiteVerdicts {
   const SuiteResult* result = nullptr;
   std::vector<SurfaceVerdict> surfaces;
   std::optional<LedgerRow> ledger;
+  std::vector<KeyLifetime> lifetimes;  ///< stateful suites: the key lifetime surface
 };
 
 struct EngineReport;  // include/pqsig/price_engines.hpp

@@ -37,8 +37,9 @@ std::string_view suite_class_name(SuiteClass c) noexcept;
 
 /// The algorithm family of a suite: which implementation (src/<family>) and which parameter-set
 /// handle (SuiteParams) it has. `none` only for placeholder rows, never in the registry.
-enum class Family : std::uint8_t { ml_dsa, slh_dsa, ml_kem, classical, composite, hybrid_kem, none };
-/// "ml-dsa" | "slh-dsa" | "ml-kem" | "classical" | "composite" | "hybrid-kem" | "none".
+/// lms (LMS/HSS, RFC 8554) and xmss (XMSS/XMSS^MT, RFC 8391) are stateful: SuiteInfo::stateful.
+enum class Family : std::uint8_t { ml_dsa, slh_dsa, ml_kem, classical, composite, hybrid_kem, lms, xmss, none };
+/// "ml-dsa" | "slh-dsa" | "ml-kem" | "classical" | "composite" | "hybrid-kem" | "lms" | "xmss" | "none".
 std::string_view family_name(Family f) noexcept;
 /// A family compares equal to its name (family_name), for filters by name. A template so that
 /// only a Family itself takes part (never a type that converts to one, e.g. a JSON value).
@@ -48,15 +49,27 @@ bool operator==(F f, std::string_view name) noexcept {
   return family_name(f) == name;
 }
 
+/// The parameter set of a stateful hash-based suite by its registered codes (pqsig/lms.hpp,
+/// pqsig/xmss.hpp look them up: lms::find_lms / find_lmots, xmss::find_xmss / find_xmssmt).
+struct HbsParams {
+  std::uint32_t code = 0;   ///< lms: the LMS typecode of every level (RFC 8554 §5.1); xmss: the OID
+  std::uint32_t ots = 0;    ///< lms: the LM-OTS typecode of every level (RFC 8554 §4.1); xmss: 0
+  std::uint8_t levels = 1;  ///< lms: HSS levels L (1 = one LMS tree); xmss: layers d (1 = XMSS)
+  bool mt = false;          ///< xmss: the OID is in the XMSS^MT registry (RFC 8391 §5.3)
+  std::uint8_t height = 0;  ///< total tree height: the key makes 2^height signatures
+};
+
 /// The parameter set of a suite within its family. Only the members of its family are set:
 ///   ml-dsa: mldsa · slh-dsa: slhdsa · ml-kem: mlkem · classical: classical ·
-///   composite: mldsa + classical (its two parts) · hybrid-kem: mlkem (its ML-KEM part) + hybrid.
+///   composite: mldsa + classical (its two parts) · hybrid-kem: mlkem (its ML-KEM part) + hybrid ·
+///   lms, xmss: hbs.
 struct SuiteParams {
   mldsa::Level mldsa{};
   slhdsa::ParamSet slhdsa{};
   mlkem::ParameterSet mlkem{};
   classical::Kind classical{};
   kem::Hybrid hybrid{};  ///< hybrid-kem only (pqsig/kem.hpp)
+  HbsParams hbs{};       ///< lms / xmss only
 };
 
 /// One entry of the closed registry. Sizes are bytes; 0 means "variable" (RSA, DER forms),
@@ -77,6 +90,16 @@ struct SuiteInfo {
   std::size_t shared_secret_size; ///< KEM only
   bool variable_output;           ///< output_size is an upper bound (ECDSA DER, RSA)
   SuiteParams params{};           ///< the family's parameter set (sizes above static_asserted against it)
+  /// A stateful hash-based suite (lms, xmss): every signature uses a one-time index that must never
+  /// be used twice. The suite API verifies (VerifyingKey) but refuses to make or sign with a
+  /// SigningKey (Errc::stateful_key): keys are made and used through their state,
+  /// lms::StatefulSigner / xmss::StatefulSigner (`pqsig hbs keygen` / `pqsig hbs sign`).
+  bool stateful = false;
+
+  /// Signatures one key can make: 2^height for a stateful suite, 0 (unlimited) otherwise.
+  constexpr std::uint64_t max_signatures() const noexcept {
+    return stateful ? std::uint64_t{1} << params.hbs.height : 0;
+  }
 };
 
 /// All suites of the registry, in display order.

@@ -38,6 +38,7 @@ std::string_view errc_name(Errc e) noexcept {
     case Errc::internal: return "internal";
     case Errc::key_exhausted: return "key_exhausted";
     case Errc::state_rejected: return "state_rejected";
+    case Errc::stateful_key: return "stateful_key";
   }
   return "unknown_error";
 }

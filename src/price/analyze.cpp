@@ -105,6 +105,8 @@ void analyze(Report& rep) {
         }
       }
     }
+    // Stateful suites: how many days one key's 2^h signatures last at the workload's request rates.
+    if (r.suite->stateful) v.lifetimes = key_lifetimes(r.suite->max_signatures(), w);
     rep.verdicts.push_back(std::move(v));
   }
 

@@ -5,7 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "pqsig/price.hpp"
+
 namespace pqsig::price::detail {
+
+/// A stateful suite (SuiteInfo::stateful), measured through its state: src/price/stateful.cpp.
+SuiteResult measure_stateful_suite(const SuiteInfo& s, const SampleRequest& r, const MeasureOptions& o,
+                                   const ProgressFn& progress, std::size_t index, std::size_t total);
+/// Signature and request header sizes of a suite with the given output size (measure.cpp).
+Sizes signature_sizes(const SampleRequest& r, const SuiteInfo& s, Sizes z);
 
 /// Now, in ns: the calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) when `cpu`, else the steady
 /// (monotonic) clock. Differences only.

@@ -272,12 +272,57 @@ Sizes registry_sizes(const SuiteInfo& s, const SampleRequest& r) {
 
 }  // namespace
 
+Sizes detail::signature_sizes(const SampleRequest& r, const SuiteInfo& s, Sizes z) { return header_sizes(r, s, z); }
+
 Result<PreparedSuite> prepare_suite(const SuiteInfo& s, const SampleRequest& r, const MeasureOptions& o) {
   if (s.cls == SuiteClass::kem) return prepare_kem(s, r);
   return prepare_signature(s, r, o);
 }
 
+namespace {
+// A bounded operation (Operation::max_calls: stateful signing, tree building): no batching, the
+// presample as the first sample, at most max_calls calls, the operation's own clock and budget.
+OpResult measure_bounded_operation(const Operation& op, const MeasureOptions& o) {
+  OpResult res;
+  res.name = op.name;
+  const bool cpu = o.thread_cpu_time && !op.wall_clock;
+  const double budget_ns = (op.budget_ms > 0 ? std::min(op.budget_ms, o.budget_ms_per_op) : o.budget_ms_per_op) * 1e6;
+  std::vector<double> samples;
+  std::size_t calls = 0;
+  if (op.presample_ns > 0) {
+    samples.push_back(op.presample_ns);
+  } else {  // one warm-up call, not a sample
+    if (auto st = op.run(); !st) {
+      res.error = st.error().what();
+      return res;
+    }
+    ++calls;
+  }
+  const std::size_t min_samples = std::max<std::size_t>(1, op.presample_ns > 0 ? o.min_samples_slow : o.min_samples);
+  const auto t0 = Clock::now();
+  while (calls < op.max_calls && samples.size() < o.max_samples) {
+    if (o.cancelled()) {
+      res.interrupted = true;
+      break;
+    }
+    if (samples.size() >= min_samples && ns_since(t0) >= budget_ns) break;
+    const double s0 = detail::sample_clock_ns(cpu);
+    auto st = op.run();
+    ++calls;
+    if (!st) {
+      res.error = st.error().what();
+      break;
+    }
+    samples.push_back(detail::sample_clock_ns(cpu) - s0);
+  }
+  res.stats = compute_stats(samples);
+  if (o.keep_samples) res.samples = std::move(samples);
+  return res;
+}
+}  // namespace
+
 OpResult measure_operation(const Operation& op, const MeasureOptions& o) {
+  if (op.max_calls > 0) return measure_bounded_operation(op, o);
   OpResult res;
   res.name = op.name;
   // Warm-up: at least one call, then until warmup_ms has passed.
@@ -359,6 +404,7 @@ SuiteResult measure_prepared(const SuiteInfo& s, Result<PreparedSuite> prepared,
   }
   res.available = true;
   res.sizes = prepared->sizes;
+  res.stateful = prepared->stateful;
   res.message_bytes = prepared->message_bytes;
   for (const auto& op : prepared->ops) {
     if (o.cancelled()) {
@@ -376,11 +422,24 @@ SuiteResult measure_prepared(const SuiteInfo& s, Result<PreparedSuite> prepared,
     }
     if (!res.ops.back().error.empty()) res.note = op.name + " failed: " + res.ops.back().error;
   }
+  // Figures not measured on this suite (stateful: extrapolated from a measured one), shown last.
+  for (const auto& d : prepared->derived) {
+    if (res.interrupted) break;
+    res.ops.push_back(d);
+    if (progress) {
+      Progress done{index, total, std::string(s.id), d.name};
+      done.finished = &res.ops.back();
+      done.op_index = res.ops.size() - 1;
+      progress(done);
+    }
+  }
   return res;
 }
 
 SuiteResult measure_suite(const SuiteInfo& s, const SampleRequest& r, const MeasureOptions& o,
                           const ProgressFn& progress, std::size_t index, std::size_t total) {
+  // Stateful suites sign only through their state (src/price/stateful.cpp).
+  if (s.stateful) return detail::measure_stateful_suite(s, r, o, progress, index, total);
   if (progress) progress({index, total, std::string(s.id), "prepare"});
   auto p = prepare_suite(s, r, o);
   SuiteResult res = measure_prepared(s, std::move(p), o, progress, index, total);
@@ -439,6 +498,8 @@ Result<std::vector<ThroughputRow>> measure_throughput(const SuiteInfo& s, const 
                                                       const MeasureOptions& o, unsigned threads,
                                                       double duration_ms) {
   if (threads == 0) threads = 1;
+  if (s.stateful)  // every call would spend one-time indices of a throwaway key until it runs out
+    return Error{Errc::unsupported, std::string(s.id) + ": stateful: no throughput run (see its sign row)"};
   // Every thread gets its own keys and inputs: nothing is shared but the code.
   std::vector<PreparedSuite> prep;
   for (unsigned t = 0; t < threads; ++t) {

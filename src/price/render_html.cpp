@@ -191,6 +191,89 @@ std::string verdict_td(const SurfaceVerdict& v, double budget) {
 
 }  // namespace
 
+namespace {
+// Days as minutes, hours, days or years.
+std::string html_lifetime(double days) {
+  if (!std::isfinite(days)) return "–";
+  if (days < 1.0 / 24) return html_fmt("%.0f min", days * 24 * 60);
+  if (days < 1) return html_fmt("%.1f h", days * 24);
+  if (days < 730) return html_fmt("%.1f d", days);
+  if (days / 365.25 < 1e6) return html_fmt("%.0f y", days / 365.25);
+  return html_fmt("%.1e y", days / 365.25);
+}
+
+// The stateful hash-based suites: signing through the state with the reservation included, the
+// extrapolated rows marked, and the key lifetime surface.
+std::string html_stateful_section(const Report& rep) {
+  const Workload& w = rep.workload;
+  const StatefulPricing* any = nullptr;
+  for (const auto& r : rep.suites)
+    if (r.stateful) any = &*r.stateful;
+  if (!any) return "";
+  const std::string blk = std::to_string(any->block);
+  std::string h = "<section id=\"stateful\"><h2>Stateful hash-based suites <small><span class=\"est\">STATEFUL</span> LMS/HSS · "
+                  "XMSS: every signature spends a one-time index</small></h2><p class=\"lead\">Signing goes through the state "
+                  "(a reservation of indices synced to disk before use, an fsynced audit log), never the stateless API. "
+                  "<b>sign</b> = wall time per signature with the reservation (block " + blk +
+                  ") and the log's fsync included; block 1 = one reservation per signature. A reservation (state file "
+                  "write, fsync, rename, directory fsync in " + esc(any->state_dir) + ") costs " +
+                  html_ns(any->reserve_1_ns) + ": " + html_ns(any->reserve_per_signature_ns(1)) +
+                  " per signature with block 1, " + html_ns(any->reserve_per_signature_ns(any->block)) + " with block " +
+                  blk + ". <span class=\"est\">EXTRAPOLATED</span> figures are not measured: a tree taller than 2^10 is "
+                  "not built here (basis in the title).</p>";
+  h += "<table><thead><tr><th>suite</th><th class=\"n\">h</th><th class=\"n\">signatures</th><th class=\"n\">signature</th>"
+       "<th class=\"n\">signed request</th><th class=\"n\">sign (block " + blk + ")</th><th class=\"n\">sign (block 1)</th>"
+       "<th class=\"n\">verify</th><th class=\"n\">keygen</th></tr></thead><tbody>";
+  for (const auto& r : rep.suites) {
+    if (!r.suite->stateful) continue;
+    if (!r.available || !r.stateful) {
+      h += "<tr class=\"na-row\"><td class=\"id\">" + esc(r.suite->id) + "</td><td colspan=\"8\">" + esc(r.note) + "</td></tr>";
+      continue;
+    }
+    const StatefulPricing& p = *r.stateful;
+    const auto mark = [&](const OpResult* op) {
+      return op->extrapolated.empty() ? std::string()
+                                      : " <span class=\"est\" title=\"" + esc(op->extrapolated) + "\">EXTRAPOLATED</span>";
+    };
+    const auto cell = [&](const char* name) -> std::string {
+      const OpResult* op = r.op(name);
+      return op ? html_ns(op->stats.mean_ns) + mark(op) : "–";
+    };
+    std::string block1 = "–";
+    if (const OpResult* sg = r.op("sign"))
+      block1 = html_ns(sg->stats.mean_ns - p.reserve_per_signature_ns(p.block) + p.reserve_per_signature_ns(1)) + mark(sg);
+    const bool fits = r.sizes.request_headers <= w.header_cap_bytes;
+    h += "<tr><td class=\"id\">" + esc(r.suite->id) + "</td><td class=\"n\">" + std::to_string(r.suite->params.hbs.height) +
+         "</td><td class=\"n\">" + format_bytes(p.max_signatures) + "</td><td class=\"n\">" + format_bytes(r.sizes.output) +
+         "</td><td class=\"n\">" + format_bytes(r.sizes.request_headers) + (fits ? " fits" : " <span class=\"over\">431</span>") +
+         "</td><td class=\"n\">" + cell("sign") + "</td><td class=\"n\">" + block1 + "</td><td class=\"n\">" + cell("verify") +
+         "</td><td class=\"n\">" + cell("keygen") + "</td></tr>";
+  }
+  h += "</tbody></table>";
+  std::vector<const Surface*> rated;
+  for (const auto& s : w.surfaces)
+    if (s.requests_per_day > 0) rated.push_back(&s);
+  if (rated.empty()) {
+    h += "<p class=\"muted\">Key lifetime: no surface has <code>requests_per_day</code> in the workload.</p></section>\n";
+    return h;
+  }
+  h += "<h2 style=\"margin-top:14px\">Key lifetime <small>2^h ÷ (signatures per request × requests a day), "
+       "requests_per_day from the workload</small></h2><table><thead><tr><th>suite</th>";
+  for (const auto* s : rated)
+    h += "<th class=\"n\">" + esc(s->name) + html_fmt(" (%g × ", s->signatures_per_request) +
+         format_bytes(static_cast<std::size_t>(s->requests_per_day)) + "/day)</th>";
+  h += "<th class=\"n\">" + std::string(kAllSurfaces) + "</th></tr></thead><tbody>";
+  for (const auto& v : rep.verdicts) {
+    if (!v.result->suite->stateful || v.lifetimes.empty()) continue;
+    h += "<tr><td class=\"id\">" + esc(v.result->suite->id) + "</td>";
+    for (const auto& k : v.lifetimes) h += "<td class=\"n\">" + html_lifetime(k.days) + "</td>";
+    h += "</tr>";
+  }
+  h += "</tbody></table></section>\n";
+  return h;
+}
+}  // namespace
+
 std::string render_html(const Report& rep) {
   const Workload& w = rep.workload;
   const Environment& e = rep.env;
@@ -347,7 +430,10 @@ std::string render_html(const Report& rep) {
     }
     bool first = true;
     for (const auto& op : r.ops) {
-      h += "<tr><td class=\"id\">" + (first ? esc(r.suite->id) : std::string()) + "</td><td>" + esc(op.name) + "</td>";
+      h += "<tr><td class=\"id\">" + (first ? esc(r.suite->id) : std::string()) + "</td><td>" + esc(op.name) +
+           (op.extrapolated.empty() ? std::string()
+                                    : " <span class=\"est\" title=\"" + esc(op.extrapolated) + "\">EXTRAPOLATED</span>") +
+           "</td>";
       first = false;
       if (!op.error.empty()) {
         h += "<td colspan=\"6\" class=\"over\">failed: " + esc(op.error) + "</td></tr>";
@@ -378,7 +464,7 @@ std::string render_html(const Report& rep) {
     const bool kem = r.suite->cls == SuiteClass::kem;
     auto n = [](std::size_t v) { return v ? format_bytes(v) : std::string("–"); };
     h += std::string("<tr") + (r.available ? "" : " class=\"na-row\"") + "><td class=\"id\">" + esc(r.suite->id) +
-         "</td><td class=\"n\">" + n(z.public_key) + "</td><td class=\"n\">" + n(z.private_key) + "</td><td class=\"n\">" +
+         (r.suite->stateful ? " <span class=\"est\">STATEFUL</span>" : "") + "</td><td class=\"n\">" + n(z.public_key) + "</td><td class=\"n\">" + n(z.private_key) + "</td><td class=\"n\">" +
          n(z.expanded_key) + "</td><td class=\"n\">" + n(z.output) + "</td><td class=\"n\">" + (kem ? "–" : n(z.sf_bytes)) +
          "</td><td class=\"n\">" + (kem ? "–" : n(z.signature_headers)) + "</td><td class=\"n\">" +
          (kem ? "–" : n(z.request_headers)) + "</td><td>" + (r.available ? "measured" : "registry") + "</td></tr>";
@@ -428,6 +514,8 @@ std::string render_html(const Report& rep) {
     h += "</tbody></table>";
   }
   h += "</section>\n";
+
+  h += html_stateful_section(rep);
 
   // ---- hybrids
   h += "<section id=\"hybrids\"><h2>Hybrids <small>classical alone → classical + post-quantum</small></h2>"

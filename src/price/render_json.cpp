@@ -1,4 +1,5 @@
 // `pqsig price` machine-readable output: the JSON summary and the JSONL raw record.
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "pqsig/price.hpp"
@@ -76,6 +77,24 @@ json options_json(const Report& r) {
           {"clock", o.thread_cpu_time ? "thread-cpu" : "wall (steady_clock)"}};
 }
 
+// A stateful suite: what one key can sign, the reservation it pays per signature with a block
+// of 1 and of the default block, and its sign row without (block 1: one reservation per signature).
+json stateful_pricing_json(const SuiteResult& r) {
+  const StatefulPricing& p = *r.stateful;
+  json j = {{"max_signatures", p.max_signatures},
+            {"block", p.block},
+            {"reserve_ns_block_1", p.reserve_1_ns},
+            {"reserve_ns_block", p.reserve_block_ns},
+            {"reserve_per_signature_ns_block_1", p.reserve_per_signature_ns(1)},
+            {"reserve_per_signature_ns_block", p.reserve_per_signature_ns(p.block)},
+            {"state_dir", p.state_dir},
+            {"basis", p.basis},
+            {"sign_includes", "the reservation (amortized over the block) and the audit log's fsync; wall time"}};
+  if (const OpResult* sg = r.op("sign"))
+    j["sign_block_1_mean_ns"] = sg->stats.mean_ns - p.reserve_per_signature_ns(p.block) + p.reserve_per_signature_ns(1);
+  return j;
+}
+
 }  // namespace
 
 std::string render_json(const Report& rep) {
@@ -110,6 +129,8 @@ std::string render_json(const Report& rep) {
       oj["batch"] = op.batch;
       if (!op.error.empty()) oj["error"] = op.error;
       if (op.interrupted) oj["interrupted"] = true;
+      if (!op.extrapolated.empty()) oj["extrapolated"] = op.extrapolated;  // not measured on this suite
+      oj["measured"] = op.extrapolated.empty();
       ops[op.name] = oj;
     }
     s["ops"] = ops;
@@ -125,6 +146,16 @@ std::string render_json(const Report& rep) {
       figures[base] = {{"cold", fig(*cold)}, {"prepared", fig(*prep)}};
     }
     s["figures"] = figures;
+    s["stateful"] = r.suite->stateful;
+    if (r.stateful) s["stateful_pricing"] = stateful_pricing_json(r);
+    if (r.suite->stateful) {
+      json lt = json::array();
+      for (const auto& k : v.lifetimes)
+        lt.push_back({{"surface", k.surface},
+                      {"signatures_per_day", k.signatures_per_day},
+                      {"days", std::isfinite(k.days) ? json(k.days) : json(nullptr)}});
+      s["key_lifetime"] = lt;
+    }
     if (r.interrupted) s["interrupted"] = true;
     for (const auto& [ts, rows] : rep.throughput)
       if (ts == r.suite) s["throughput"] = throughput_json(rows);

@@ -126,6 +126,97 @@ std::string load_line(const Report& rep) {
   return o;
 }
 
+// Days as a reader takes them: minutes, hours, days or years.
+std::string format_lifetime(double days) {
+  if (!std::isfinite(days)) return "-";
+  if (days < 1.0 / 24) return fmt("%.0f min", days * 24 * 60);
+  if (days < 1) return fmt("%.1f h", days * 24);
+  if (days < 730) return fmt("%.1f d", days);
+  if (days / 365.25 < 1e6) return fmt("%.0f y", days / 365.25);
+  return fmt("%.1e y", days / 365.25);
+}
+
+// The stateful hash-based suites: signing through the state, the reservation's price, the
+// extrapolated rows, and the key lifetime surface.
+std::string stateful_section(const Report& rep) {
+  const Workload& w = rep.workload;
+  const StatefulPricing* any = nullptr;
+  for (const auto& r : rep.suites)
+    if (r.stateful) any = &*r.stateful;
+  if (!any) return "";
+  std::string o =
+      "\nStateful hash-based suites [STATEFUL] (LMS/HSS, XMSS): each signature spends one of the key's 2^h one-time\n"
+      "indices; signing goes through the state (lms/xmss::StatefulSigner), never the stateless API. sign = wall time\n"
+      "per signature with the reservation (block " + std::to_string(any->block) +
+      ") and the audit log's fsync included; block 1 = one reservation per signature.\n";
+  o += "  reservation (state file write + fsync + rename + directory fsync, in " + any->state_dir + "): " +
+       format_ns(any->reserve_1_ns) + " each; per signature " + format_ns(any->reserve_per_signature_ns(1)) +
+       " with block 1, " + format_ns(any->reserve_per_signature_ns(any->block)) + " with block " +
+       std::to_string(any->block) + "\n";
+  Table t({false, true, true, true, true, true, true, true, false});
+  t.row({"suite", "h", "signatures", "sig B", "request hdr", "sign (block " + std::to_string(any->block) + ")",
+         "sign (block 1)", "verify", "keygen"});
+  bool extrapolated = false;
+  for (const auto& r : rep.suites) {
+    if (!r.suite->stateful) continue;
+    if (!r.available || !r.stateful) {
+      t.row({std::string(r.suite->id), "not available: " + r.note});
+      continue;
+    }
+    const StatefulPricing& p = *r.stateful;
+    const auto cell = [&](const char* name) -> std::string {
+      const OpResult* op = r.op(name);
+      if (!op) return "-";
+      extrapolated = extrapolated || !op->extrapolated.empty();
+      return format_ns(op->stats.mean_ns) + (op->extrapolated.empty() ? "" : " ~");
+    };
+    std::string block1 = "-";
+    if (const OpResult* sg = r.op("sign"))
+      block1 = format_ns(sg->stats.mean_ns - p.reserve_per_signature_ns(p.block) + p.reserve_per_signature_ns(1)) +
+               (sg->extrapolated.empty() ? "" : " ~");
+    const std::size_t hdr = r.sizes.request_headers;
+    t.row({std::string(r.suite->id), std::to_string(r.suite->params.hbs.height), format_bytes(p.max_signatures),
+           format_bytes(r.sizes.output),
+           format_bytes(hdr) + (hdr <= w.header_cap_bytes ? " fits" : " 431"), cell("sign"), block1, cell("verify"),
+           cell("keygen")});
+  }
+  o += t.str("  ");
+  o += "  (means; sign (block 1) = sign - reservation/" + std::to_string(any->block) + " + one reservation)\n";
+  if (extrapolated)
+    o += "  ~ = EXTRAPOLATED, not measured: a tree taller than 2^10 is not built here; keygen = its height-10\n"
+         "    counterpart's x 2^(h-10), sign = the counterpart's + one leaf (LMS subtree rebuild), verify = the\n"
+         "    counterpart's + (h-10) measured tree nodes (each row's basis: --json stateful_pricing.basis)\n";
+
+  // ---- key lifetime
+  std::vector<const Surface*> rated;
+  for (const auto& s : w.surfaces)
+    if (s.requests_per_day > 0) rated.push_back(&s);
+  if (rated.empty()) {
+    o += "\nKey lifetime: no surface has requests_per_day in the workload (set it to price how long a key lasts)\n";
+    return o;
+  }
+  o += "\nKey lifetime [STATEFUL]: how long one key lasts = 2^h / (signatures per request x requests a day);\n"
+       "requests_per_day from the workload (a crash loses at most the unused rest of a block of " +
+       std::to_string(any->block) + ")\n";
+  std::vector<bool> right(rated.size() + 2, true);
+  right[0] = false;
+  Table lt(right);
+  std::vector<std::string> hdr{"suite"};
+  for (const auto* s : rated)
+    hdr.push_back(s->name + " (" + fmt("%g", s->signatures_per_request) + " x " +
+                  format_bytes(static_cast<std::size_t>(s->requests_per_day)) + "/d)");
+  hdr.push_back(std::string(kAllSurfaces));
+  lt.row(hdr);
+  for (const auto& v : rep.verdicts) {
+    if (!v.result->suite->stateful || v.lifetimes.empty()) continue;
+    std::vector<std::string> row{std::string(v.result->suite->id)};
+    for (const auto& k : v.lifetimes) row.push_back(format_lifetime(k.days));
+    lt.row(row);
+  }
+  o += lt.str("  ");
+  return o;
+}
+
 std::string head(const Report& rep) { return load_line(rep) + "\n" + wrap(verdict_paragraph(rep), 100); }
 
 std::string rest(const Report& rep) {
@@ -148,6 +239,7 @@ std::string rest(const Report& rep) {
                                        ? "fits"
                                        : "431 (over by " + format_bytes(z.request_headers - w.header_cap_bytes) + ")");
       if (!r.available) verdict += "  [registry sizes; not available]";
+      if (r.suite->stateful) verdict += "  [STATEFUL]";
       t.row({std::string(r.suite->id), n(z.public_key), n(z.private_key), n(z.expanded_key), n(z.output),
              kem ? "-" : n(z.sf_bytes), kem ? "-" : n(z.signature_headers), kem ? "-" : n(z.request_headers), verdict});
     }
@@ -179,7 +271,7 @@ std::string rest(const Report& rep) {
       }
       const OpResult* sg = r.op("sign");  // the cold row; the prepared one has at least as many samples
       const bool few = sg && !sg->stats.tail_reliable();
-      std::vector<std::string> row{std::string(r.suite->id)};
+      std::vector<std::string> row{std::string(r.suite->id) + (r.suite->stateful ? " [STATEFUL]" : "")};
       for (const auto& s : v.surfaces) row.push_back(verdict_cell(s, w.cpu_budget_ms, few));
       while (row.size() < w.surfaces.size() + 1) row.push_back("-");
       row.push_back(v.surfaces.front().header_fits ? "fit" : "431");
@@ -235,6 +327,8 @@ std::string rest(const Report& rep) {
     }
     o += t.str();
   }
+
+  o += stateful_section(rep);
 
   // ---- throughput
   if (rep.multi_threads > 0) {
@@ -383,6 +477,15 @@ std::string verdict_paragraph(const Report& rep) {
     }
   }
   if (!unmeasured.empty()) o += " Not measured: " + verdict_list(unmeasured) + ".";
+  {  // stateful suites: signed only through their state; how long a key lasts on every surface
+    std::vector<std::string> life;
+    for (const auto& v : rep.verdicts)
+      if (v.result->suite->stateful && !v.lifetimes.empty())
+        life.push_back(std::string(v.result->suite->id) + " " + format_lifetime(v.lifetimes.back().days));
+    if (!life.empty())
+      o += " Stateful (LMS/XMSS; sign only through their state) key lifetime on all surfaces: " + verdict_list(life, 12) +
+           ".";
+  }
   if (rep.env.busy) o += " The machine was busy: treat the CPU verdicts near the budget as uncertain.";
   return o;
 }
@@ -414,6 +517,7 @@ std::string render_time_row(std::string_view suite_id, const OpResult& op, bool 
        pad(tail_ns(s.p90_ns, s), 11, true) + "  " +
        pad(tail_ns(s.p99_ns, s), 11, true) + "  " + pad(fmt("%.2f", s.spread()), 7, true) + "  " +
        pad(format_rate(s.per_second()), 10, true) + "  " + pad(n, 12, true);
+  if (!op.extrapolated.empty()) o += "  EXTRAPOLATED: " + op.extrapolated;
   while (!o.empty() && o.back() == ' ') o.pop_back();
   return o + "\n";
 }

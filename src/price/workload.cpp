@@ -15,7 +15,9 @@ using json = nlohmann::json;
 Workload default_workload() {
   Workload w;
   // The crawler's surfaces (background/crawler-signatures-priced.md).
-  w.surfaces = {{"crawl", 1, 0}, {"playlist", 21, 0}, {"discovery", 28, 0}};
+  // requests_per_day: an assumed rate (the write-up gives none) for the stateful suites' key
+  // lifetime; set your own in a workload file.
+  w.surfaces = {{"crawl", 1, 0, false, 10000}, {"playlist", 21, 0, false, 1000}, {"discovery", 28, 0, false, 1000}};
   w.hybrids = {{"ed25519", "ml-dsa-44"}, {"ed25519", "ml-dsa-65"}, {"ecdsa-p256-sha256", "ml-dsa-65"},
                {"ed448", "ml-dsa-87"}};
   // The settlement write-up's handshakes (price_tls.hpp): every certificate algorithm and group.
@@ -53,7 +55,8 @@ std::string workload_to_json(const Workload& w) {
     s.push_back({{"name", x.name},
                  {"signatures_per_request", x.signatures_per_request},
                  {"verifications_per_request", x.verifications_per_request},
-                 {"key_reuse", x.key_reuse}});
+                 {"key_reuse", x.key_reuse},
+                 {"requests_per_day", x.requests_per_day}});
   ojson hy = ojson::array();
   for (const auto& h : w.hybrids) hy.push_back(ojson::array({h.classical, h.pq}));
   ojson j = {{"surfaces", s},
@@ -208,7 +211,8 @@ Result<Workload> workload_from_json(std::string_view text) {
       std::set<std::string> names;
       for (std::size_t i = 0; i < a.size(); ++i) {
         std::string p = "surfaces[" + std::to_string(i) + "]";
-        check_keys(a[i], p, {"name", "signatures_per_request", "verifications_per_request", "key_reuse"});
+        check_keys(a[i], p,
+                   {"name", "signatures_per_request", "verifications_per_request", "key_reuse", "requests_per_day"});
         Surface s;
         if (!a[i].contains("name")) fail(Errc::invalid_encoding, p + ".name", "is required");
         s.name = get_string(a[i], p, "name", "");
@@ -216,6 +220,7 @@ Result<Workload> workload_from_json(std::string_view text) {
         s.signatures_per_request = get_number(a[i], p, "signatures_per_request", 0, 0, 1e9);
         s.verifications_per_request = get_number(a[i], p, "verifications_per_request", 0, 0, 1e9);
         s.key_reuse = get_bool(a[i], p, "key_reuse", false);
+        s.requests_per_day = get_number(a[i], p, "requests_per_day", 0, 0, 1e15);
         w.surfaces.push_back(std::move(s));
       }
     }

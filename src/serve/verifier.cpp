@@ -63,6 +63,10 @@ std::size_t verify_cost_units(const SuiteInfo& suite) noexcept {
         default: return 10;
       }
     case Family::composite: return 5;
+    // Stateful hash-based: one Winternitz chain walk per level (LMS W8: 2^8 steps per chain).
+    case Family::lms: return (suite.params.hbs.ots == 0x04 || suite.params.hbs.ots == 0x08 ? 10u : 2u) *
+                             suite.params.hbs.levels;  // LMOTS_SHA256_N32_W8 / _N24_W8
+    case Family::xmss: return 5u * suite.params.hbs.levels;
     case Family::classical:
       switch (suite.params.classical) {
         case K::rsa_pss_sha512: case K::rsa_v15_sha256: return 3;

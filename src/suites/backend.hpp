@@ -100,6 +100,7 @@ const Backend* slhdsa_backend() noexcept;     // src/suites/backend_slhdsa.cpp
 const Backend* mlkem_backend() noexcept;      // src/suites/backend_mlkem.cpp (ml-kem + hybrid KEMs)
 const Backend* classical_backend() noexcept;  // src/suites/backend_classical.cpp
 const Backend* composite_backend() noexcept;  // src/suites/backend_composite.cpp
+const Backend* hbs_backend() noexcept;        // src/suites/backend_hbs.cpp (lms + xmss: verification only)
 
 /// pqsig's own backend for the suite's family, or nullptr (src/suites/registry.cpp).
 const Backend* backend_for(const SuiteInfo& s) noexcept;

@@ -17,6 +17,20 @@ constexpr SuiteInfo kEmptyKeySuite{"(empty key: moved from)", 0, SuiteClass::sig
 Error moved_from(const char* what) {
   return Error{Errc::invalid_argument, std::string(what) + ": the key object is empty (moved from)"};
 }
+// A stateful hash-based suite (LMS/HSS, XMSS): a stateless SigningKey would sign without the state
+// that keeps a one-time index from being used twice (two messages at one index give the key
+// away). Refused, naming the API that keeps the state.
+Error stateful_refusal(const SuiteInfo& s, const char* what) {
+  const bool is_lms = s.family == Family::lms;
+  return Error{Errc::stateful_key,
+               std::string(s.id) + ": " + what +
+                   " refused: a stateful hash-based suite signs only through its state (a stateless key could "
+                   "reuse a one-time index). Use " +
+                   (is_lms ? "pqsig::lms::HssPrivateKey::generate + lms::StateStore::create, then lms::StatefulSigner"
+                        : "pqsig::xmss::PrivateKey::generate + xmss::StatefulSigner::create_state, then "
+                          "xmss::StatefulSigner") +
+                   " (CLI: pqsig hbs keygen / pqsig hbs sign); VerifyingKey verifies as for any suite"};
+}
 }  // namespace
 
 // ---------------------------------------------------------------- SigningKey
@@ -27,6 +41,7 @@ SigningKey::~SigningKey() = default;
 
 Result<SigningKey> SigningKey::generate(const SuiteInfo& s) {
   if (s.cls == SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is a KEM, not a signature suite"};
+  if (s.stateful) return stateful_refusal(s, "key generation through the stateless API");
   const auto* b = detail::backend_for(s);
   if (b && b->signer_generate) {
     auto r = b->signer_generate(s);
@@ -42,6 +57,7 @@ Result<SigningKey> SigningKey::generate(const SuiteInfo& s) {
 
 Result<SigningKey> SigningKey::from_private(const SuiteInfo& s, byte_span priv) {
   if (s.cls == SuiteClass::kem) return Error{Errc::invalid_argument, std::string(s.id) + " is a KEM, not a signature suite"};
+  if (s.stateful) return stateful_refusal(s, "a stateless signing key");
   const auto* b = detail::backend_for(s);
   if (!b || !b->signer_from_private) return unavailable(s, "signing");
   auto r = b->signer_from_private(s, priv);
@@ -51,6 +67,7 @@ Result<SigningKey> SigningKey::from_private(const SuiteInfo& s, byte_span priv) 
 }
 
 Result<SigningKey> SigningKey::from_expanded(const SuiteInfo& s, byte_span sk) {
+  if (s.stateful) return stateful_refusal(s, "a stateless signing key");
   const auto* b = detail::backend_for(s);
   if (!b || !b->signer_from_expanded) return unavailable(s, "expanded-key import");
   auto r = b->signer_from_expanded(s, sk);
@@ -69,6 +86,7 @@ Result<bytes> SigningKey::expanded_private_key() const {
 }
 Result<bytes> SigningKey::sign(byte_span msg, const SignOptions& opt) const {
   if (!impl_) return moved_from("sign");
+  if (impl_->info->stateful) return stateful_refusal(*impl_->info, "stateless signing");  // never built: defence
   if (opt.input != SignOptions::Input::message)
     return Error{Errc::unsupported, std::string(impl_->info->id) + ": signing takes the message (external interface)"};
   return impl_->sign(msg, opt);

@@ -27,6 +27,16 @@ constexpr SuiteParams kem(M ps) { return SuiteParams{{}, {}, ps, {}, {}}; }
 constexpr SuiteParams hyb(M ps, kem::Hybrid h) { return SuiteParams{{}, {}, ps, {}, h}; }
 constexpr SuiteParams trad(K k) { return SuiteParams{{}, {}, {}, k, {}}; }
 constexpr SuiteParams comp(L lv, K k) { return SuiteParams{lv, {}, {}, k, {}}; }
+// Stateful hash-based sets by their registered codes (RFC 8554 §4.1/§5.1; RFC 8391 §5.2/§5.3 and
+// the IANA XMSS / XMSS^MT registries): levels alike, total height.
+constexpr SuiteParams hss(std::uint32_t lms, std::uint32_t ots, std::uint8_t levels, std::uint8_t height) {
+  return SuiteParams{{}, {}, {}, {}, {}, HbsParams{lms, ots, levels, false, height}};
+}
+constexpr SuiteParams xms(std::uint32_t oid, bool mt, std::uint8_t layers, std::uint8_t height) {
+  return SuiteParams{{}, {}, {}, {}, {}, HbsParams{oid, 0, layers, mt, height}};
+}
+// RFC 8554 typecodes used below: LMS_SHA256_M32_H10/H15/H20 = 6/7/8, LMOTS_SHA256_N32_W4/W8 = 3/4.
+constexpr std::uint32_t kLmsH10 = 6, kLmsH15 = 7, kLmsH20 = 8, kOtsW4 = 3, kOtsW8 = 4;
 // clang-format off
 constexpr SuiteInfo kSuites[] = {
   // id, ver, class, family, standard, jose, http, http_registered, pk, priv, expanded, out, ss, variable
@@ -64,6 +74,24 @@ constexpr SuiteInfo kSuites[] = {
   {"ml-dsa-65+ecdsa-p256", 1, C::signature, F::composite, "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-65-ES256", "", false, 2017, 83, 83, 3381, 0, true, comp(L::ml_dsa_65, K::ecdsa_p256)},
   {"ml-dsa-87+ed448", 1, C::signature, F::composite, "draft-ietf-lamps-pq-composite-sigs-19", "ML-DSA-87-Ed448", "", false, 2649, 89, 89, 4741, 0, false, comp(L::ml_dsa_87, K::ed448)},
 
+  // Stateful hash-based signatures (stateful = true: verify through the suite API; keys and
+  // signatures only through lms::StatefulSigner / xmss::StatefulSigner). LMS rows are HSS keys of
+  // one level (RFC 8554 §6: pk u32str(L) || LMS pk, sig u32str(Nspk) || ...), as X.509 (RFC 9802)
+  // and COSE (RFC 8778) carry them; private keys are ours (pqsig/lms.hpp, pqsig/xmss.hpp). An
+  // XMSS^MT id writes RFC 8391's "20/2" as "20-2" (liboqs' spelling; no '/' in an id).
+  {"lms-sha256-m32-h10-w4", 1, C::signature, F::lms, "RFC 8554 / SP 800-208", "", "", false, 60, 66, 66, 2512, 0, false, hss(kLmsH10, kOtsW4, 1, 10), true},
+  {"lms-sha256-m32-h10-w8", 1, C::signature, F::lms, "RFC 8554 / SP 800-208", "", "", false, 60, 66, 66, 1456, 0, false, hss(kLmsH10, kOtsW8, 1, 10), true},
+  {"lms-sha256-m32-h15-w4", 1, C::signature, F::lms, "RFC 8554 / SP 800-208", "", "", false, 60, 66, 66, 2672, 0, false, hss(kLmsH15, kOtsW4, 1, 15), true},
+  {"lms-sha256-m32-h15-w8", 1, C::signature, F::lms, "RFC 8554 / SP 800-208", "", "", false, 60, 66, 66, 1616, 0, false, hss(kLmsH15, kOtsW8, 1, 15), true},
+  {"lms-sha256-m32-h20-w4", 1, C::signature, F::lms, "RFC 8554 / SP 800-208", "", "", false, 60, 66, 66, 2832, 0, false, hss(kLmsH20, kOtsW4, 1, 20), true},
+  {"lms-sha256-m32-h20-w8", 1, C::signature, F::lms, "RFC 8554 / SP 800-208", "", "", false, 60, 66, 66, 1776, 0, false, hss(kLmsH20, kOtsW8, 1, 20), true},
+  {"hss-sha256-m32-h10-w8-h10-w8", 1, C::signature, F::lms, "RFC 8554 / SP 800-208", "", "", false, 60, 74, 74, 2964, 0, false, hss(kLmsH10, kOtsW8, 2, 20), true},
+  {"xmss-sha2_10_256", 1, C::signature, F::xmss, "RFC 8391 / SP 800-208", "", "", false, 68, 140, 140, 2500, 0, false, xms(0x01, false, 1, 10), true},
+  {"xmss-sha2_16_256", 1, C::signature, F::xmss, "RFC 8391 / SP 800-208", "", "", false, 68, 140, 140, 2692, 0, false, xms(0x02, false, 1, 16), true},
+  {"xmss-sha2_20_256", 1, C::signature, F::xmss, "RFC 8391 / SP 800-208", "", "", false, 68, 140, 140, 2820, 0, false, xms(0x03, false, 1, 20), true},
+  {"xmssmt-sha2_20-2_256", 1, C::signature, F::xmss, "RFC 8391 / SP 800-208", "", "", false, 68, 140, 140, 4963, 0, false, xms(0x01, true, 2, 20), true},
+  {"xmssmt-sha2_40-4_256", 1, C::signature, F::xmss, "RFC 8391 / SP 800-208", "", "", false, 68, 140, 140, 9893, 0, false, xms(0x04, true, 4, 40), true},
+
   {"ml-kem-512", 1, C::kem, F::ml_kem, "FIPS 203", "ML-KEM-512", "", false, 800, 64, 1632, 768, 32, false, kem(M::ml_kem_512)},
   {"ml-kem-768", 1, C::kem, F::ml_kem, "FIPS 203", "ML-KEM-768", "", false, 1184, 64, 2400, 1088, 32, false, kem(M::ml_kem_768)},
   {"ml-kem-1024", 1, C::kem, F::ml_kem, "FIPS 203", "ML-KEM-1024", "", false, 1568, 64, 3168, 1568, 32, false, kem(M::ml_kem_1024)},
@@ -100,8 +128,37 @@ constexpr bool registry_slh_row_ok(const SuiteInfo& s) {
 constexpr const mlkem::Params& registry_mlkem_params(M ps) {
   return ps == M::ml_kem_512 ? mlkem::kMlKem512 : ps == M::ml_kem_768 ? mlkem::kMlKem768 : mlkem::kMlKem1024;
 }
+// LMS / HSS with SHA-256 and n = m = 32 (the rows above): RFC 8554 §4.5, §5.4, §6.2; our private
+// key "PQHSS1" || u32 L || L x (u32 lms, u32 ots) || I || SEED (pqsig/lms.hpp).
+constexpr unsigned registry_lms_height(std::uint32_t lms) { return lms >= 5 && lms <= 9 ? 5 * (lms - 4) : 0; }
+constexpr unsigned registry_lmots_p(std::uint32_t ots) {  // RFC 8554 Table 1, n = 32
+  return ots == 1 ? 265 : ots == 2 ? 133 : ots == 3 ? 67 : ots == 4 ? 34 : 0;
+}
+constexpr bool registry_lms_row_ok(const SuiteInfo& s) {
+  const HbsParams& h = s.params.hbs;
+  const std::size_t n = 32, height = registry_lms_height(h.code), p = registry_lmots_p(h.ots);
+  if (height == 0 || p == 0 || h.levels < 1 || h.levels > 8 || h.mt || std::size_t{h.height} != height * h.levels)
+    return false;
+  const std::size_t lms_sig = 4 + (4 + n * (p + 1)) + 4 + height * n, lms_pk = 24 + n;
+  return s.stateful && s.public_key_size == 4 + lms_pk && s.output_size == 4 + (h.levels - 1) * (lms_sig + lms_pk) + lms_sig &&
+         s.private_key_size == 6 + 4 + 8u * h.levels + 16 + n && s.expanded_key_size == s.private_key_size;
+}
+// XMSS / XMSS^MT with SHA-256 and n = 32 (w = 16, len = 2n + 3): RFC 8391 §4.1.8, §4.2.3 and
+// Appendix B/C; our private key "PQXMSS1" || u8 mt || u32 oid || 4 x n (pqsig/xmss.hpp).
+constexpr bool registry_xmss_row_ok(const SuiteInfo& s) {
+  const HbsParams& h = s.params.hbs;
+  const std::size_t n = 32, len = 2 * n + 3, d = h.levels;
+  if (d < 1 || h.height == 0 || h.height % d != 0 || (!h.mt && d != 1)) return false;
+  const std::size_t idx = h.mt ? (h.height + 7u) / 8u : 4;
+  return s.stateful && s.public_key_size == 4 + 2 * n &&
+         s.output_size == idx + n + d * (len * n + (h.height / d) * n) && s.private_key_size == 7 + 1 + 4 + 4 * n &&
+         s.expanded_key_size == s.private_key_size;
+}
 constexpr bool registry_row_ok(const SuiteInfo& s) {
+  if (s.stateful != (s.family == F::lms || s.family == F::xmss)) return false;
   switch (s.family) {
+    case F::lms: return registry_lms_row_ok(s);
+    case F::xmss: return registry_xmss_row_ok(s);
     case F::ml_dsa: {
       const mldsa::Params& p = mldsa::params(s.params.mldsa);
       return p.level == static_cast<int>(s.params.mldsa) && s.public_key_size == p.pk_bytes &&
@@ -144,6 +201,8 @@ std::string_view family_name(Family f) noexcept {
     case Family::classical: return "classical";
     case Family::composite: return "composite";
     case Family::hybrid_kem: return "hybrid-kem";
+    case Family::lms: return "lms";
+    case Family::xmss: return "xmss";
     case Family::none: return "none";
   }
   return "none";
@@ -193,6 +252,8 @@ const Backend* backend_for(const SuiteInfo& s) noexcept {
     case Family::hybrid_kem: return mlkem_backend();
     case Family::classical: return classical_backend();
     case Family::composite: return composite_backend();
+    case Family::lms:
+    case Family::xmss: return hbs_backend();
     case Family::none: break;
   }
   return nullptr;

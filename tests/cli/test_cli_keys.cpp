@@ -27,6 +27,7 @@ TEST(CliKeys, RoundTripEverySuite) {
   for (const auto& s : pqsig::all_suites()) {
     std::string id(s.id);
     if (s.cls == pqsig::SuiteClass::kem || slow_suite(id)) continue;
+    if (s.stateful) continue;  // keys only with their state (`pqsig hbs`): StatefulSuitesRefusedByKeygen
     auto g = run_pqsig(d, "keygen --alg " + id + " -o " + id + ".jwk");
     if (not_built(g)) continue;
     ASSERT_EQ(g.code, 0) << id << ": " << g.err;
@@ -124,6 +125,18 @@ TEST(CliKeys, ExitCodesForBadInput) {
   EXPECT_EQ(run_pqsig(d, "verify --key k.pub --sig s.b64 --prehash SHA9 msg.txt").code, 2);
   EXPECT_EQ(run_pqsig(d, "verify --key k.pub --sig s.b64 --purpose lunch msg.txt").code, 2);
   EXPECT_EQ(run_pqsig(d, "verify --key k.pub --sig s.b64 msg.txt").code, 0);
+}
+
+// A stateful hash-based suite (LMS/HSS, XMSS) has no stateless key: `keygen` refuses it (exit 2,
+// Errc::stateful_key) and names the commands that keep the state.
+TEST(CliKeys, StatefulSuitesRefusedByKeygen) {
+  TempDir d;
+  for (const char* id : {"lms-sha256-m32-h10-w4", "xmss-sha2_10_256"}) {
+    auto g = run_pqsig(d, std::string("keygen --alg ") + id + " -o k.jwk");
+    EXPECT_EQ(g.code, 2) << id;
+    EXPECT_NE(g.err.find("stateful_key"), std::string::npos) << g.err;
+    EXPECT_NE(g.err.find("pqsig hbs keygen"), std::string::npos) << g.err;
+  }
 }
 
 TEST(CliKeys, KemSuitesRefusedForSigning) {

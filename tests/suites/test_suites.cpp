@@ -66,6 +66,30 @@ std::map<std::string, Expected> expected() {
   m["x-wing"] = {SuiteClass::kem, 1184 + 32, 32, 32, 1088 + 32, 32, false};  // draft-connolly-cfrg-xwing-kem
   m["x25519-ml-kem-768"] = {SuiteClass::kem, 1184 + 32, 64 + 32, 64 + 32, 1088 + 32, 32 + 32, false};
   m["ml-kem-768+x25519-hkdf"] = {SuiteClass::kem, 1184 + 32, 64 + 32, 64 + 32, 1088 + 32, 32, false};
+  // LMS / HSS, SHA-256, n = m = 32 (RFC 8554): LM-OTS sig 4 + n(p + 1) with p = 67 (W4) / 34 (W8)
+  // (Table 1); LMS sig 4 + ots + 4 + h·m, LMS pk 24 + m (§5.3-5.4); HSS pk 4 + LMS pk, sig
+  // 4 + (L - 1)(LMS sig + LMS pk) + LMS sig (§6.1-6.2). Private key (ours): 58 + 8L bytes.
+  auto hss = [](std::size_t h, std::size_t p, std::size_t L) {
+    const std::size_t lms_sig = 4 + (4 + 32 * (p + 1)) + 4 + h * 32, lms_pk = 56;
+    return Expected{SuiteClass::signature, 4 + lms_pk, 58 + 8 * L, 58 + 8 * L, 4 + (L - 1) * (lms_sig + lms_pk) + lms_sig, 0, false};
+  };
+  m["lms-sha256-m32-h10-w4"] = hss(10, 67, 1);
+  m["lms-sha256-m32-h10-w8"] = hss(10, 34, 1);
+  m["lms-sha256-m32-h15-w4"] = hss(15, 67, 1);
+  m["lms-sha256-m32-h15-w8"] = hss(15, 34, 1);
+  m["lms-sha256-m32-h20-w4"] = hss(20, 67, 1);
+  m["lms-sha256-m32-h20-w8"] = hss(20, 34, 1);
+  m["hss-sha256-m32-h10-w8-h10-w8"] = hss(10, 34, 2);
+  // XMSS / XMSS^MT, SHA-256, n = 32, len = 67 (RFC 8391 §5.2-5.3, Appendix B/C): pk 4 + 2n; sig
+  // idx (4, or ceil(h/8) for MT) + n + d·(len·n + (h/d)·n). Private key (ours): 12 + 4n = 140.
+  auto xm = [](std::size_t idx, std::size_t h, std::size_t d) {
+    return Expected{SuiteClass::signature, 68, 140, 140, idx + 32 + d * (67 * 32 + (h / d) * 32), 0, false};
+  };
+  m["xmss-sha2_10_256"] = xm(4, 10, 1);
+  m["xmss-sha2_16_256"] = xm(4, 16, 1);
+  m["xmss-sha2_20_256"] = xm(4, 20, 1);
+  m["xmssmt-sha2_20-2_256"] = xm(3, 20, 2);
+  m["xmssmt-sha2_40-4_256"] = xm(5, 40, 4);
   return m;
 }
 
@@ -138,6 +162,7 @@ TEST(Registry, SizesHoldForGeneratedKeys) {
   // Every available signature / MAC suite (RSA skipped: slow keygen, covered in test_classical).
   for (const auto& s : all_suites()) {
     if (s.cls == SuiteClass::kem || s.id.starts_with("rsa") || s.id.starts_with("slh-dsa")) continue;
+    if (s.stateful) continue;  // no stateless key: tests/suites/test_suites_hbs.cpp
     if (!available(s)) continue;
     SCOPED_TRACE(std::string(s.id));
     auto k = SigningKey::generate(s);
