@@ -18,7 +18,17 @@
 #include "pqsig/sf.hpp"
 #include "pqsig/suite.hpp"
 
+namespace pqsig::lms {
+class StatefulSigner;
+}
+
 namespace pqsig::httpsig {
+
+/// pqsig's own RFC 9421 alg token for HSS/LMS signatures (RFC 8554 §6.2 encoding): not in the IANA
+/// HTTP Signature Algorithms registry — ours, like "ml-dsa-44" (docs/lms.md, "Web Bot Auth").
+/// Keys are HSS public keys (KeyStore::add_hss, JWK {"kty":"AKP","alg":"HSS-LMS",...}); signing
+/// goes through lms::StatefulSigner (SignSpec::hss), which reserves every index before use.
+inline constexpr std::string_view kHssLmsAlg = "hss-lms";
 
 // ------------------------------------------------------------------ message model
 
@@ -177,6 +187,9 @@ Status verify_content_digest(std::string_view field_value, std::string_view body
 struct SignSpec {
   std::string label;
   const SigningKey* key = nullptr;     ///< signature or MAC key
+  /// Or an HSS/LMS key (alg kHssLmsAlg) instead of `key`: each signature takes the signer's next
+  /// index, reserved and synced to disk before the signature exists. Not owned; one thread at a time.
+  lms::StatefulSigner* hss = nullptr;
   std::vector<Component> components;
   std::optional<std::int64_t> created;  ///< set by the caller (no implicit clock)
   std::optional<std::int64_t> expires;
@@ -202,6 +215,7 @@ struct ResolvedKey {
   const SuiteInfo* suite = nullptr;
   const VerifyingKey* verifying = nullptr;  ///< signature suites
   const SigningKey* mac = nullptr;          ///< MAC suites (shared secret)
+  const bytes* hss_public = nullptr;        ///< an HSS/LMS public key (alg kHssLmsAlg); suite is nullptr then
 };
 class KeyResolver {
  public:
@@ -230,6 +244,9 @@ class KeyStore : public KeyResolver {
  public:
   void add(std::string keyid, VerifyingKey key);
   void add_mac(std::string keyid, SigningKey key);
+  /// An HSS/LMS public key (RFC 8554 §6.1) for labels with alg kHssLmsAlg; Errc::invalid_length /
+  /// invalid_encoding / unknown_suite when it is not a well-formed HSS public key.
+  Status add_hss(std::string keyid, bytes hss_public_key);
   std::optional<ResolvedKey> resolve(std::string_view keyid) const override;
   std::optional<ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const override;
   std::size_t size() const { return keys_.size(); }
@@ -239,6 +256,7 @@ class KeyStore : public KeyResolver {
   struct Entry {
     std::unique_ptr<VerifyingKey> vk;
     std::unique_ptr<SigningKey> mac;
+    std::unique_ptr<bytes> hss;
   };
   static ResolvedKey to_resolved(const Entry& e);
   std::map<std::string, std::vector<Entry>, std::less<>> keys_;
