@@ -196,7 +196,9 @@ TEST(HssLabel, HostileSignatureBytesAreTyped) {
     EXPECT_EQ(v->outcome, Outcome::invalid) << h.size();
     EXPECT_TRUE(v->reason == Reason::malformed_signature || v->reason == Reason::signature_mismatch)
         << reason_name(v->reason);
-    EXPECT_TRUE(r.policy_satisfied);  // sig1 still carries the request
+    // An invalid label fails the request (VerifyPolicy::fail_on_invalid), even with sig1 valid.
+    EXPECT_FALSE(r.policy_satisfied);
+    EXPECT_EQ(verdict(r, "sig1")->outcome, Outcome::valid);
   }
 }
 
