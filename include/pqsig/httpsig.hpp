@@ -187,9 +187,6 @@ Status verify_content_digest(std::string_view field_value, std::string_view body
 struct SignSpec {
   std::string label;
   const SigningKey* key = nullptr;     ///< signature or MAC key
-  /// Or an HSS/LMS key (alg kHssLmsAlg) instead of `key`: each signature takes the signer's next
-  /// index, reserved and synced to disk before the signature exists. Not owned; one thread at a time.
-  lms::StatefulSigner* hss = nullptr;
   std::vector<Component> components;
   std::optional<std::int64_t> created;  ///< set by the caller (no implicit clock)
   std::optional<std::int64_t> expires;
@@ -198,6 +195,9 @@ struct SignSpec {
   std::optional<std::string> tag;
   bool include_alg = true;              ///< add alg="…" (recommended when the key is shared)
   sf::Parameters extra;                 ///< any further signature parameters
+  /// Or an HSS/LMS key (alg kHssLmsAlg) instead of `key`: each signature takes the signer's next
+  /// index, reserved and synced to disk before the signature exists. Not owned; one thread at a time.
+  lms::StatefulSigner* hss = nullptr;
 };
 
 /// Build the SignatureParams for a spec (order: created, keyid, alg, expires, nonce, tag, extra).
