@@ -185,6 +185,33 @@ put('ledger_item', b'{"alg":"slh-dsa-sha2-128s","pk":"","msg":"","sig":"","preha
 put('ledger_item', b'{"alg":"ed25519","pk":"d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a","msg":"","sig":"e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"}', 'rfc8032_test1.json')
 put('ledger_item', b'{"alg":"ml-dsa-44","pk":"00","msg":"00","sig":"00","ctx":"01"}', 'short_mldsa.json')
 
+# ---- hbs_forms: the public keys of the lms_verify / xmss_verify seeds in SPKI (RFC 9802), COSE_Key
+# (RFC 8778) and our AKP JWK forms (byte 0: 0 SPKI, 1 COSE_Key, 2 JWK, 3 raw HSS key)
+def _der(tag, body):
+    n = len(body)
+    ln = bytes([n]) if n < 128 else (bytes([0x81, n]) if n < 256 else bytes([0x82, n >> 8, n & 0xff]))
+    return bytes([tag]) + ln + body
+_HBS_OIDS = {'hss': bytes.fromhex('2a864886f70d0109100311'), 'xmss': bytes.fromhex('2b06010505070622'),
+             'xmssmt': bytes.fromhex('2b06010505070623')}
+def _hbs_seeds(kind, name, pk):
+    spki = _der(0x30, _der(0x30, _der(0x06, _HBS_OIDS[kind])) + _der(0x03, b'\x00' + pk))
+    put('hbs_forms', b'\x00' + spki, name + '.spki')
+    alg = {'hss': 'HSS-LMS', 'xmss': 'XMSS', 'xmssmt': 'XMSSMT'}[kind]
+    pub = base64.urlsafe_b64encode(pk).rstrip(b'=').decode()
+    put('hbs_forms', b'\x02' + json.dumps({'kty': 'AKP', 'alg': alg, 'pub': pub}).encode(), name + '.jwk')
+    if kind == 'hss':
+        put('hbs_forms', b'\x01' + bytes.fromhex('a3010503382d20') + bytes([0x58, len(pk)]) + pk, name + '.cose')
+        put('hbs_forms', b'\x03' + pk, name + '.raw')
+for _target, _kind in (('lms_verify', 'hss'), ('xmss_verify', None)):
+    _d = os.path.join(HERE, 'corpus', _target)
+    for _f in sorted(os.listdir(_d)) if os.path.isdir(_d) else []:
+        with open(os.path.join(_d, _f), 'rb') as _h:
+            _b = _h.read()
+        if len(_b) < 2:
+            continue
+        _pk = _b[2:2 + ((_b[0] << 8) | _b[1])]
+        _hbs_seeds(_kind or ('xmssmt' if _f.startswith('XMSSMT') else 'xmss'), _f.rsplit('.', 1)[0], _pk)
+
 # ---- workload and key records (printed by the pqsig CLI)
 def cli(*args):
     return subprocess.run([PQSIG, *args], check=True, capture_output=True).stdout

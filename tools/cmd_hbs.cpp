@@ -26,6 +26,7 @@
 #include "commands.hpp"
 #include "io.hpp"
 #include "pqsig/hbs_fleet.hpp"
+#include "pqsig/jose.hpp"
 #include "pqsig/lms.hpp"
 #include "pqsig/xmss.hpp"
 
@@ -210,6 +211,42 @@ void register_hbs(CLI::App& app) {
     }
     io::write_output(so.out, encode_text(signature, so.format) + "\n", io::Output{false, false});
     std::cerr << "index " << index << "\n";
+  });
+
+  // ---- export: the public key in a container form (docs/lms.md, "Key forms")
+  struct ExportOpts {
+    std::string pub, out = "-", family = "lms", form = "jwk";
+    bool force = false;
+  };
+  static ExportOpts ex;
+  auto* exp = hbs->add_subcommand("export", "write an HSS, XMSS or XMSS^MT public key as X.509 SPKI, COSE_Key or JWK");
+  exp->add_option("--family", ex.family, "lms (default: HSS public key), xmss or xmssmt")
+      ->check(CLI::IsMember({"lms", "xmss", "xmssmt"}));
+  exp->add_option("--pub", ex.pub, "public key file (hex)")->required();
+  exp->add_option("--form", ex.form,
+                  "spki (PEM, RFC 9802), spki-der (binary DER), cose (binary COSE_Key, RFC 8778; HSS only) or "
+                  "jwk (pqsig's AKP form, kid = thumbprint; for Web Bot Auth directories)")
+      ->check(CLI::IsMember({"spki", "spki-der", "cose", "jwk"}));
+  exp->add_option("-o,--out", ex.out, "output file (default: stdout)");
+  exp->add_flag("--force", ex.force, "replace an existing output file");
+  exp->callback([] {
+    jose::HbsPublicKey k;
+    k.kind = ex.family == "xmss" ? jose::HbsKind::xmss : ex.family == "xmssmt" ? jose::HbsKind::xmssmt : jose::HbsKind::hss;
+    k.key = decode_text(io::read_file(ex.pub, 1 << 16), "hex", ex.pub);
+    std::string text;
+    if (ex.form == "spki") {
+      text = take_hbs(jose::hbs_to_spki_pem(k), "export");
+    } else if (ex.form == "spki-der") {
+      const bytes d = take_hbs(jose::hbs_to_spki_der(k), "export");
+      text.assign(d.begin(), d.end());
+    } else if (ex.form == "cose") {
+      if (k.kind != jose::HbsKind::hss) throw Exit{kExitUsage, "--form cose: RFC 8778 defines a COSE_Key for HSS only"};
+      const bytes c = take_hbs(jose::hss_to_cose_key(k.key), "export");
+      text.assign(c.begin(), c.end());
+    } else {
+      text = take_hbs(jose::hbs_to_jwk(k), "export") + "\n";
+    }
+    io::write_output(ex.out, text, io::Output{false, ex.force});
   });
 
   // ---- verify

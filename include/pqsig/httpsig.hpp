@@ -18,7 +18,17 @@
 #include "pqsig/sf.hpp"
 #include "pqsig/suite.hpp"
 
+namespace pqsig::lms {
+class StatefulSigner;
+}
+
 namespace pqsig::httpsig {
+
+/// pqsig's own RFC 9421 alg token for HSS/LMS signatures (RFC 8554 §6.2 encoding): not in the IANA
+/// HTTP Signature Algorithms registry — ours, like "ml-dsa-44" (docs/lms.md, "Web Bot Auth").
+/// Keys are HSS public keys (KeyStore::add_hss, JWK {"kty":"AKP","alg":"HSS-LMS",...}); signing
+/// goes through lms::StatefulSigner (SignSpec::hss), which reserves every index before use.
+inline constexpr std::string_view kHssLmsAlg = "hss-lms";
 
 // ------------------------------------------------------------------ message model
 
@@ -185,6 +195,9 @@ struct SignSpec {
   std::optional<std::string> tag;
   bool include_alg = true;              ///< add alg="…" (recommended when the key is shared)
   sf::Parameters extra;                 ///< any further signature parameters
+  /// Or an HSS/LMS key (alg kHssLmsAlg) instead of `key`: each signature takes the signer's next
+  /// index, reserved and synced to disk before the signature exists. Not owned; one thread at a time.
+  lms::StatefulSigner* hss = nullptr;
 };
 
 /// Build the SignatureParams for a spec (order: created, keyid, alg, expires, nonce, tag, extra).
@@ -202,6 +215,7 @@ struct ResolvedKey {
   const SuiteInfo* suite = nullptr;
   const VerifyingKey* verifying = nullptr;  ///< signature suites
   const SigningKey* mac = nullptr;          ///< MAC suites (shared secret)
+  const bytes* hss_public = nullptr;        ///< an HSS/LMS public key (alg kHssLmsAlg); suite is nullptr then
 };
 class KeyResolver {
  public:
@@ -230,6 +244,9 @@ class KeyStore : public KeyResolver {
  public:
   void add(std::string keyid, VerifyingKey key);
   void add_mac(std::string keyid, SigningKey key);
+  /// An HSS/LMS public key (RFC 8554 §6.1) for labels with alg kHssLmsAlg; Errc::invalid_length /
+  /// invalid_encoding / unknown_suite when it is not a well-formed HSS public key.
+  Status add_hss(std::string keyid, bytes hss_public_key);
   std::optional<ResolvedKey> resolve(std::string_view keyid) const override;
   std::optional<ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const override;
   std::size_t size() const { return keys_.size(); }
@@ -239,6 +256,7 @@ class KeyStore : public KeyResolver {
   struct Entry {
     std::unique_ptr<VerifyingKey> vk;
     std::unique_ptr<SigningKey> mac;
+    std::unique_ptr<bytes> hss;
   };
   static ResolvedKey to_resolved(const Entry& e);
   std::map<std::string, std::vector<Entry>, std::less<>> keys_;

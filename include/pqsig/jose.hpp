@@ -2,6 +2,7 @@
 // JWS compact serialization. Key files of the CLI are JWKs.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,5 +101,72 @@ Result<LoadedKey> load_pem(std::string_view pem);
 
 /// Any key file the CLI accepts: a JWK (text starting with '{'), or PEM.
 Result<LoadedKey> load_key_text(std::string_view text, std::string_view suite_hint = {});
+
+// ---------------------------------------------------------------- stateful hash-based keys
+// HSS/LMS (RFC 8554) and XMSS / XMSS^MT (RFC 8391) public keys are not registry suites here:
+// they are verify-only key forms (signing goes through lms::StatefulSigner / xmss::StatefulSigner,
+// never through a stateless SigningKey).
+//  - X.509 SPKI, RFC 9802 §3 and §4 (HSS also RFC 9708 §4, which obsoletes RFC 8708):
+//    id-alg-hss-lms-hashsig 1.2.840.113549.1.9.16.3.17, id-alg-xmss-hashsig 1.3.6.1.5.5.7.6.34,
+//    id-alg-xmssmt-hashsig 1.3.6.1.5.5.7.6.35; parameters absent; the subjectPublicKey BIT STRING
+//    holds the raw RFC 8554 §6.1 / RFC 8391 Appendix B.3 / C.3 public key ("no ASN.1 wrapping").
+//  - COSE_Key, RFC 8778 §4 (HSS-LMS only; no COSE form for XMSS is published): kty HSS-LMS (5),
+//    key type parameter pub (-1, bstr: the RFC 8554 HSS public key), optional alg HSS-LMS (-46),
+//    optional kid (2, bstr). Strict deterministic CBOR (RFC 8949 §4.2.1), nothing else accepted.
+//  - JWK: no JOSE registration exists for HSS-LMS or XMSS (RFC 8778 is COSE only). pqsig uses
+//    the AKP key type of draft-ietf-cose-dilithium with its own alg names, documented as ours:
+//    {"kty":"AKP","alg":"HSS-LMS"|"XMSS"|"XMSSMT","pub":base64url(raw public key)}; the RFC 7638
+//    thumbprint is over alg, kty, pub like every AKP key.
+enum class HbsKind : std::uint8_t { hss, xmss, xmssmt };
+std::string_view hbs_kind_name(HbsKind k) noexcept;  ///< "HSS-LMS", "XMSS", "XMSSMT" (our JWK alg)
+
+inline constexpr std::string_view kOidHssLmsHashsig = "1.2.840.113549.1.9.16.3.17";
+inline constexpr std::string_view kOidXmssHashsig = "1.3.6.1.5.5.7.6.34";
+inline constexpr std::string_view kOidXmssMtHashsig = "1.3.6.1.5.5.7.6.35";
+inline constexpr std::int64_t kCoseKtyHssLms = 5;   ///< RFC 8778 §4
+inline constexpr std::int64_t kCoseAlgHssLms = -46; ///< RFC 8778 §3
+
+struct HbsPublicKey {
+  HbsKind kind = HbsKind::hss;
+  bytes key;  ///< the raw public key: HSS u32str(L) || LMS public key; XMSS u32str(oid) || root || SEED
+};
+
+/// Structure check of a raw public key: HSS — L in 1..8, known LMS and LM-OTS typecodes of one
+/// hash and length, exact length; XMSS / XMSS^MT — a known OID and exact length.
+/// Errc::invalid_length / unknown_suite / invalid_encoding.
+Status check_hbs_public_key(const HbsPublicKey& k);
+/// Verifies a signature with the key (lms::hss_verify, xmss::xmss_verify / xmssmt_verify).
+Status hbs_verify(const HbsPublicKey& k, byte_span message, byte_span signature);
+/// Signature length a key's signatures have (HSS: every level like the top one, as pqsig signs;
+/// XMSS: fixed by the OID). 0 when the key does not pass check_hbs_public_key.
+std::size_t hbs_signature_bytes(const HbsPublicKey& k) noexcept;
+
+Result<bytes> hbs_to_spki_der(const HbsPublicKey& k);
+Result<std::string> hbs_to_spki_pem(const HbsPublicKey& k);  ///< "PUBLIC KEY"
+/// Strict: one SEQUENCE, AlgorithmIdentifier with one of the three OIDs and no parameters, a BIT
+/// STRING with zero unused bits, nothing after; the key must pass check_hbs_public_key.
+/// Errc::unknown_suite for another OID.
+Result<HbsPublicKey> hbs_from_spki_der(byte_span der);
+Result<HbsPublicKey> hbs_from_spki_pem(std::string_view pem);
+
+/// Our JWK (see above), kid = RFC 7638 thumbprint.
+Result<std::string> hbs_to_jwk(const HbsPublicKey& k);
+/// Parses our JWK through the strict JSON reader: kty AKP, alg one of the three names, pub (a
+/// key passing check_hbs_public_key), "kid" a string when present, "use" "sig" when present;
+/// private members ("priv", "d") are refused (a stateful private key never travels as a JWK);
+/// other members are ignored (RFC 7517 §4). `thumbprint` receives the RFC 7638 thumbprint,
+/// `kid` the "kid" member (empty when absent).
+Result<HbsPublicKey> hbs_from_jwk(std::string_view json, std::string* thumbprint = nullptr, std::string* kid = nullptr);
+/// True when a JWK text names one of our three HBS alg values (cheap pre-check for key sets).
+bool is_hbs_jwk(std::string_view json);
+
+/// RFC 8778 COSE_Key of an HSS public key: {1: 5, 3: -46, -1: pub} (+ 2: kid when given),
+/// deterministic CBOR.
+Result<bytes> hss_to_cose_key(byte_span hss_public_key, byte_span kid = {});
+/// Strict parse of such a COSE_Key: a definite-length map of unique integer labels in
+/// deterministic order, kty = 5, pub present and a valid HSS key, alg (if present) = -46, kid (if
+/// present) a bstr, key_ops (4) an array of ints; any other label or a private parameter is
+/// refused. `kid` receives the kid when present.
+Result<bytes> hss_from_cose_key(byte_span cbor, bytes* kid = nullptr);
 
 }  // namespace pqsig::jose

@@ -49,6 +49,17 @@ Result<std::string> build_directory(const std::vector<std::string>& inputs) {
     auto objs = key_objects(in);
     if (!objs) return objs.error();
     for (const auto& o : objs.value()) {
+      if (jose::is_hbs_jwk(o)) {  // HSS / XMSS (pqsig's AKP form, jose.hpp): public only
+        auto hk = jose::hbs_from_jwk(o);
+        if (!hk) return Error{hk.error().code, "directory key: " + hk.error().message};
+        auto pub = jose::hbs_to_jwk(*hk);
+        if (!pub) return Error{pub.error().code, "directory key: " + pub.error().message};
+        json pj = json::parse(pub.value(), nullptr, false);
+        if (pj.is_discarded()) return Error{Errc::internal, "hbs_to_jwk produced invalid JSON"};
+        pj["use"] = "sig";
+        keys.push_back(std::move(pj));
+        continue;
+      }
       auto k = jose::load_jwk(o);
       if (!k) return Error{k.error().code, "directory key: " + k.error().message};
       Result<std::string> pub = Error{Errc::invalid_argument, "key has no public signature part"};
@@ -98,6 +109,20 @@ Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view text) {
   std::string errors;
   for (const auto& o : objs.value()) {
     bool any = false;
+    if (jose::is_hbs_jwk(o)) {  // an HSS/LMS key (alg hss-lms) under its kid and its thumbprint
+      std::string tp, kid;
+      auto hk = jose::hbs_from_jwk(o, &tp, &kid);
+      if (hk && hk->kind != jose::HbsKind::hss) hk = Error{Errc::unsupported, "XMSS keys have no HTTP signature alg here"};
+      if (!hk) {
+        errors += hk.error().message + "; ";
+        continue;
+      }
+      bool filed = true;
+      if (!kid.empty() && kid != tp) filed = filed && store.add_hss(kid, hk->key).ok();
+      filed = filed && store.add_hss(tp, hk->key).ok();
+      if (filed) ++n;
+      continue;
+    }
     for (auto& k : load_entry(o)) {
       if (!k) {  // a key this build cannot load is left out (its labels will be unknown/skipped)
         errors += k.error().message + "; ";
@@ -119,6 +144,23 @@ Result<FetchedKeys> add_fetched_jwks(httpsig::KeyStore& store, std::string_view 
   std::string errors;
   for (const auto& o : objs.value()) {
     bool any = false, mismatch = false;
+    if (jose::is_hbs_jwk(o)) {  // an HSS/LMS key: filed under its thumbprint only, like the others
+      std::string tp, kid;
+      auto hk = jose::hbs_from_jwk(o, &tp, &kid);
+      if (hk && hk->kind != jose::HbsKind::hss) hk = Error{Errc::unsupported, "XMSS keys have no HTTP signature alg here"};
+      if (!hk) {
+        errors += hk.error().message + "; ";
+        ++out.unusable;
+      } else if (kid_is_thumbprint && !kid.empty() && kid != tp) {
+        ++out.kid_mismatch;
+        errors += "an entry's kid is not its key's thumbprint; ";
+      } else if (store.add_hss(tp, std::move(hk->key))) {
+        ++out.filed;
+      } else {
+        ++out.unusable;
+      }
+      continue;
+    }
     for (auto& k : load_entry(o)) {
       if (!k) {
         errors += k.error().message + "; ";

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <unistd.h>
 
@@ -125,5 +126,40 @@ TEST(HttpCli, DefaultVerifyRefusesUnboundOrStaleSignatures) {
   EXPECT_EQ(lw.rc, 1);
   EXPECT_NE(lw.out.find("invalid_window"), std::string::npos) << lw.out;
   EXPECT_EQ(run("http verify --max-validity 0 --now 1700000010 --keys '" + d + "/dir.json'", longwin.out).rc, 0);
+  std::filesystem::remove_all(dir);
+}
+
+// `pqsig hbs export`: the HSS key as our AKP JWK goes into `directory build` (Web Bot Auth), as
+// RFC 9802 SPKI PEM / DER and as RFC 8778 COSE_Key; XMSS has no COSE_Key.
+TEST(HttpCli, HbsExportForms) {
+  ASSERT_TRUE(std::filesystem::exists(kBin)) << kBin << " (test_httpsig depends on pqsig_cli)";
+  auto dir = std::filesystem::temp_directory_path() / ("pqsig_cli_hbs_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string d = dir.string();
+  ASSERT_EQ(run("hbs keygen --alg lms-sha256-m32-h5-w8 -o '" + d + "/k.hbs' --pub '" + d + "/k.pub'").rc, 0);
+  auto jwk = run("hbs export --pub '" + d + "/k.pub' --form jwk -o '" + d + "/k.jwk'");
+  ASSERT_EQ(jwk.rc, 0);
+  std::ifstream jf(d + "/k.jwk");
+  std::string jtext((std::istreambuf_iterator<char>(jf)), std::istreambuf_iterator<char>());
+  EXPECT_NE(jtext.find("\"alg\":\"HSS-LMS\""), std::string::npos) << jtext;
+  auto ed = run("keygen --alg ed25519 -o '" + d + "/ed.jwk'");
+  ASSERT_EQ(ed.rc, 0);
+  auto dirj = run("directory build --key '" + d + "/ed.jwk' --key '" + d + "/k.jwk'");
+  ASSERT_EQ(dirj.rc, 0);
+  EXPECT_NE(dirj.out.find("\"alg\":\"HSS-LMS\""), std::string::npos) << dirj.out;
+  auto pem = run("hbs export --pub '" + d + "/k.pub' --form spki");
+  ASSERT_EQ(pem.rc, 0);
+  EXPECT_EQ(pem.out.rfind("-----BEGIN PUBLIC KEY-----", 0), 0u) << pem.out;
+  auto der = run("hbs export --pub '" + d + "/k.pub' --form spki-der");
+  ASSERT_EQ(der.rc, 0);
+  ASSERT_GT(der.out.size(), 20u);
+  EXPECT_EQ(static_cast<unsigned char>(der.out[0]), 0x30);
+  EXPECT_NE(der.out.find(std::string("\x06\x0b\x2a\x86\x48\x86\xf7\x0d\x01\x09\x10\x03\x11", 13)), std::string::npos);
+  auto cose = run("hbs export --pub '" + d + "/k.pub' --form cose");
+  ASSERT_EQ(cose.rc, 0);
+  EXPECT_EQ(cose.out.substr(0, 3), std::string("\xa3\x01\x05", 3));
+  EXPECT_EQ(run("hbs export --pub '" + d + "/k.pub' --family xmss --form cose").rc, 2);  // xmss key shape check first or cose refusal
+  std::ofstream(d + "/bad.pub") << "00000009";
+  EXPECT_EQ(run("hbs export --pub '" + d + "/bad.pub' --form jwk").rc, 2);
   std::filesystem::remove_all(dir);
 }

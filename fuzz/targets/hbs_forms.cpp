@@ -1,0 +1,59 @@
+// Stateful hash-based public-key forms (pqsig/jose.hpp): RFC 9802 SPKI DER (HSS, XMSS, XMSS^MT),
+// RFC 8778 COSE_Key (HSS), our AKP JWK, and a KeyStore filing an HSS key. Byte 0 picks the form.
+// Properties: a key that parses passes check_hbs_public_key, re-encodes to the same SPKI bytes
+// (DER is canonical), and its COSE_Key / JWK re-parse to the same key.
+#include "harness.hpp"
+#include "pqsig/httpsig.hpp"
+#include "pqsig/jose.hpp"
+
+using namespace pqsig;
+
+namespace {
+void hbs_forms_check_key(const jose::HbsPublicKey& k) {
+  fuzz::check(jose::check_hbs_public_key(k).ok(), "a parsed HBS key fails its structure check");
+  auto j = jose::hbs_to_jwk(k);
+  fuzz::check(j.ok(), "a parsed HBS key has no JWK");
+  auto kj = jose::hbs_from_jwk(*j);
+  fuzz::check(kj.ok() && kj->key == k.key && kj->kind == k.kind, "JWK round trip changed the key");
+  if (k.kind == jose::HbsKind::hss) {
+    auto c = jose::hss_to_cose_key(k.key);
+    fuzz::check(c.ok(), "a parsed HSS key has no COSE_Key");
+    auto kc = jose::hss_from_cose_key(*c);
+    fuzz::check(kc.ok() && *kc == k.key, "COSE_Key round trip changed the key");
+  }
+}
+}  // namespace
+
+PQSIG_FUZZ_TARGET(hbs_forms) {
+  if (size == 0) return 0;
+  const byte_span in(data + 1, size - 1);
+  switch (data[0] % 4) {
+    case 0: {
+      auto k = jose::hbs_from_spki_der(in);
+      if (!k) break;
+      hbs_forms_check_key(*k);
+      auto again = jose::hbs_to_spki_der(*k);
+      fuzz::check(again.ok() && *again == bytes(in.begin(), in.end()), "SPKI is not re-encoded byte for byte");
+      break;
+    }
+    case 1: {
+      bytes kid;
+      auto pk = jose::hss_from_cose_key(in, &kid);
+      if (pk) hbs_forms_check_key({jose::HbsKind::hss, *pk});
+      break;
+    }
+    case 2: {
+      auto k = jose::hbs_from_jwk(fuzz::as_text(data + 1, size - 1));
+      if (k) hbs_forms_check_key(*k);
+      (void)jose::is_hbs_jwk(fuzz::as_text(data + 1, size - 1));
+      break;
+    }
+    default: {
+      httpsig::KeyStore store;
+      if (store.add_hss("k", bytes(in.begin(), in.end())).ok())
+        fuzz::check(store.resolve("k").has_value() && store.resolve("k")->hss_public != nullptr, "filed HSS key not found");
+      break;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,368 @@
+// Stateful hash-based public keys in their container forms (pqsig/jose.hpp, "stateful hash-based
+// keys"): X.509 SPKI per RFC 9802 (HSS also RFC 9708), COSE_Key per RFC 8778, and pqsig's own
+// AKP-style JWK. One DER reader/writer (jose/der.hpp), one strict JSON reader
+// (jose/json_strict.hpp); the small deterministic-CBOR reader below reads COSE_Key only.
+#include <algorithm>
+#include <string>
+
+#include "jose/der.hpp"
+#include "jose/internal.hpp"
+#include "pqsig/lms.hpp"
+#include "pqsig/xmss.hpp"
+
+namespace pqsig::jose {
+
+namespace {
+
+Error hbs_bad(std::string m) { return Error{Errc::invalid_encoding, std::move(m)}; }
+
+std::uint32_t hbs_u32(byte_span b, std::size_t at) {
+  return (std::uint32_t{b[at]} << 24) | (std::uint32_t{b[at + 1]} << 16) | (std::uint32_t{b[at + 2]} << 8) | b[at + 3];
+}
+
+std::string_view hbs_oid_of(HbsKind k) {
+  switch (k) {
+    case HbsKind::hss: return kOidHssLmsHashsig;
+    case HbsKind::xmss: return kOidXmssHashsig;
+    case HbsKind::xmssmt: return kOidXmssMtHashsig;
+  }
+  return {};
+}
+
+// RFC 8554 §6.1: u32str(L) || u32str(lms_type) || u32str(lmots_type) || I || T[1]. The levels
+// below the top are not in the key; pqsig's keys repeat the top level (lms::check_levels).
+Result<std::vector<lms::Level>> hss_levels_of(byte_span pk) {
+  if (pk.size() < 12) return Error{Errc::invalid_length, "HSS public key: shorter than its header"};
+  const std::uint32_t L = hbs_u32(pk, 0);
+  if (L < 1 || L > lms::kMaxLevels) return hbs_bad("HSS public key: L must be 1..8");
+  lms::Level lv{lms::find_lms(hbs_u32(pk, 4)), lms::find_lmots(hbs_u32(pk, 8))};
+  if (!lv.lms) return Error{Errc::unknown_suite, "HSS public key: unknown LMS typecode"};
+  if (!lv.ots) return Error{Errc::unknown_suite, "HSS public key: unknown LM-OTS typecode"};
+  std::vector<lms::Level> levels(L, lv);
+  if (auto st = lms::check_levels(levels); !st) return hbs_bad("HSS public key: " + st.error().message);
+  if (pk.size() != lms::hss_public_key_bytes(levels))
+    return Error{Errc::invalid_length, "HSS public key: " + std::to_string(pk.size()) + " bytes, expected " +
+                                           std::to_string(lms::hss_public_key_bytes(levels))};
+  return levels;
+}
+
+// ------------------------------------------------------------ deterministic CBOR (RFC 8949)
+
+void cbor_head(bytes& out, unsigned major, std::uint64_t v) {
+  const auto mt = static_cast<u8>(major << 5);
+  if (v < 24) {
+    out.push_back(static_cast<u8>(mt | v));
+  } else if (v <= 0xff) {
+    out.push_back(mt | 24);
+    out.push_back(static_cast<u8>(v));
+  } else if (v <= 0xffff) {
+    out.push_back(mt | 25);
+    for (int s = 8; s >= 0; s -= 8) out.push_back(static_cast<u8>(v >> s));
+  } else if (v <= 0xffffffffu) {
+    out.push_back(mt | 26);
+    for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<u8>(v >> s));
+  } else {
+    out.push_back(mt | 27);
+    for (int s = 56; s >= 0; s -= 8) out.push_back(static_cast<u8>(v >> s));
+  }
+}
+void cbor_int(bytes& out, std::int64_t v) {
+  if (v >= 0) cbor_head(out, 0, static_cast<std::uint64_t>(v));
+  else cbor_head(out, 1, static_cast<std::uint64_t>(-(v + 1)));
+}
+void cbor_bstr(bytes& out, byte_span b) {
+  cbor_head(out, 2, b.size());
+  out.insert(out.end(), b.begin(), b.end());
+}
+
+struct CborHead {
+  unsigned major = 0;
+  std::uint64_t arg = 0;
+};
+// RFC 8949 §3 head with §4.2.1 "preferred serialization": the shortest argument form; no
+// indefinite lengths (31), no reserved values (28..30).
+class CoseCborReader {
+ public:
+  explicit CoseCborReader(byte_span in) : in_(in) {}
+  bool empty() const { return pos_ == in_.size(); }
+  std::size_t pos() const { return pos_; }
+  Result<CborHead> head() {
+    if (pos_ >= in_.size()) return Error{Errc::invalid_length, "COSE_Key: truncated"};
+    const u8 ib = in_[pos_++];
+    CborHead h;
+    h.major = ib >> 5;
+    const unsigned ai = ib & 0x1f;
+    if (ai < 24) {
+      h.arg = ai;
+      return h;
+    }
+    if (ai > 27) return hbs_bad("COSE_Key: indefinite length or reserved additional information");
+    const std::size_t n = std::size_t{1} << (ai - 24);
+    if (in_.size() - pos_ < n) return Error{Errc::invalid_length, "COSE_Key: truncated"};
+    for (std::size_t i = 0; i < n; ++i) h.arg = (h.arg << 8) | in_[pos_++];
+    const std::uint64_t min = n == 1 ? 24 : (std::uint64_t{1} << (8 * n / 2));
+    if (h.arg < min) return hbs_bad("COSE_Key: not the shortest encoding (RFC 8949 §4.2.1)");
+    return h;
+  }
+  Result<std::int64_t> integer(std::string_view what) {
+    auto h = head();
+    if (!h) return h.error();
+    if (h->major > 1) return hbs_bad("COSE_Key: " + std::string(what) + " is not an integer");
+    if (h->arg > static_cast<std::uint64_t>(INT64_MAX)) return hbs_bad("COSE_Key: integer out of range");
+    return h->major == 0 ? static_cast<std::int64_t>(h->arg) : -1 - static_cast<std::int64_t>(h->arg);
+  }
+  Result<byte_span> bstr(std::string_view what) {
+    auto h = head();
+    if (!h) return h.error();
+    if (h->major != 2) return hbs_bad("COSE_Key: " + std::string(what) + " is not a byte string");
+    if (h->arg > in_.size() - pos_) return Error{Errc::invalid_length, "COSE_Key: truncated byte string"};
+    byte_span b = in_.subspan(pos_, static_cast<std::size_t>(h->arg));
+    pos_ += static_cast<std::size_t>(h->arg);
+    return b;
+  }
+
+ private:
+  byte_span in_;
+  std::size_t pos_ = 0;
+};
+
+constexpr std::size_t kMaxCoseKeyBytes = 4096;
+constexpr std::uint64_t kMaxCoseKeyOps = 16;
+
+}  // namespace
+
+std::string_view hbs_kind_name(HbsKind k) noexcept {
+  switch (k) {
+    case HbsKind::hss: return "HSS-LMS";
+    case HbsKind::xmss: return "XMSS";
+    case HbsKind::xmssmt: return "XMSSMT";
+  }
+  return "?";
+}
+
+Status check_hbs_public_key(const HbsPublicKey& k) {
+  if (k.kind == HbsKind::hss) {
+    auto lv = hss_levels_of(k.key);
+    if (!lv) return lv.error();
+    return {};
+  }
+  auto p = xmss::parse_public_key(k.kind == HbsKind::xmssmt, k.key);
+  if (!p) return p.error();
+  return {};
+}
+
+std::size_t hbs_signature_bytes(const HbsPublicKey& k) noexcept {
+  if (k.kind == HbsKind::hss) {
+    auto lv = hss_levels_of(k.key);
+    return lv ? lms::hss_signature_bytes(*lv) : 0;
+  }
+  auto p = xmss::parse_public_key(k.kind == HbsKind::xmssmt, k.key);
+  return p ? (*p)->signature_bytes() : 0;
+}
+
+Status hbs_verify(const HbsPublicKey& k, byte_span message, byte_span signature) {
+  switch (k.kind) {
+    case HbsKind::hss: return lms::hss_verify(k.key, message, signature);
+    case HbsKind::xmss: return xmss::xmss_verify(k.key, message, signature);
+    case HbsKind::xmssmt: return xmss::xmssmt_verify(k.key, message, signature);
+  }
+  return Error{Errc::internal, "HBS: unknown kind"};
+}
+
+// RFC 9802 §4 / RFC 5280 §4.1.2.7: SEQUENCE { SEQUENCE { OID } , BIT STRING (raw key) }.
+Result<bytes> hbs_to_spki_der(const HbsPublicKey& k) {
+  if (auto st = check_hbs_public_key(k); !st) return st.error();
+  bytes o = der::oid(hbs_oid_of(k.kind));
+  bytes alg = der::sequence({o});  // RFC 9802 §3: parameters MUST be absent
+  bytes bits = der::bit_string(k.key);
+  return der::sequence({alg, bits});
+}
+
+Result<std::string> hbs_to_spki_pem(const HbsPublicKey& k) {
+  auto d = hbs_to_spki_der(k);
+  if (!d) return d.error();
+  return der::pem_encode("PUBLIC KEY", *d);
+}
+
+Result<HbsPublicKey> hbs_from_spki_der(byte_span in) {
+  auto top = der::parse_single(in, der::tag::sequence, "SubjectPublicKeyInfo");
+  if (!top) return top.error();
+  der::Reader r(top->contents);
+  auto alg = r.expect(der::tag::sequence, "AlgorithmIdentifier");
+  if (!alg) return alg.error();
+  auto bits = r.expect(der::tag::bit_string, "subjectPublicKey");
+  if (!bits) return bits.error();
+  if (auto s = r.finish("SubjectPublicKeyInfo"); !s) return s.error();
+  der::Reader a(alg->contents);
+  auto o = a.expect(der::tag::oid, "algorithm OID");
+  if (!o) return o.error();
+  auto dotted = der::oid_to_string(o->contents);
+  if (!dotted) return dotted.error();
+  HbsPublicKey k;
+  if (*dotted == kOidHssLmsHashsig) k.kind = HbsKind::hss;
+  else if (*dotted == kOidXmssHashsig) k.kind = HbsKind::xmss;
+  else if (*dotted == kOidXmssMtHashsig) k.kind = HbsKind::xmssmt;
+  else return Error{Errc::unknown_suite, "SPKI: " + *dotted + " is not an HSS / XMSS / XMSS^MT OID"};
+  if (!a.empty()) return hbs_bad("AlgorithmIdentifier: parameters must be absent (RFC 9802 §3)");
+  if (bits->contents.empty() || bits->contents[0] != 0) return hbs_bad("SPKI: BIT STRING with unused bits");
+  auto raw = bits->contents.subspan(1);
+  k.key.assign(raw.begin(), raw.end());
+  if (auto st = check_hbs_public_key(k); !st) return st.error();
+  return k;
+}
+
+Result<HbsPublicKey> hbs_from_spki_pem(std::string_view pem) {
+  auto d = der::pem_decode(pem, "PUBLIC KEY");
+  if (!d) return d.error();
+  return hbs_from_spki_der(*d);
+}
+
+Result<std::string> hbs_to_jwk(const HbsPublicKey& k) {
+  if (auto st = check_hbs_public_key(k); !st) return st.error();
+  detail::ojson j;
+  j["kty"] = "AKP";
+  j["alg"] = std::string(hbs_kind_name(k.kind));
+  j["pub"] = base64url_encode(k.key);
+  auto tp = thumbprint(j.dump());
+  if (!tp) return tp.error();
+  j["kid"] = *tp;
+  return j.dump();
+}
+
+bool is_hbs_jwk(std::string_view json) {
+  auto j = detail::parse_strict(json, "JWK");
+  if (!j || !j->is_object()) return false;
+  auto it = j->find("alg");
+  if (it == j->end() || !it->is_string()) return false;
+  const auto& a = it->get_ref<const detail::json::string_t&>();
+  return a == "HSS-LMS" || a == "XMSS" || a == "XMSSMT";
+}
+
+Result<HbsPublicKey> hbs_from_jwk(std::string_view text, std::string* thumbprint_out, std::string* kid_out) {
+  auto j = detail::parse_strict(text, "JWK");
+  if (!j) return j.error();
+  if (!j->is_object()) return hbs_bad("JWK: not a JSON object");
+  auto kty = detail::get_string(*j, "kty", "JWK");
+  if (!kty) return kty.error();
+  if (*kty != "AKP") return hbs_bad("JWK: an HSS / XMSS key has kty \"AKP\"");
+  auto alg = detail::get_string(*j, "alg", "JWK");
+  if (!alg) return alg.error();
+  HbsPublicKey k;
+  if (*alg == "HSS-LMS") k.kind = HbsKind::hss;
+  else if (*alg == "XMSS") k.kind = HbsKind::xmss;
+  else if (*alg == "XMSSMT") k.kind = HbsKind::xmssmt;
+  else return Error{Errc::unknown_suite, "JWK: alg is not HSS-LMS, XMSS or XMSSMT"};
+  for (const char* secret : {"priv", "d", "seed"})
+    if (j->contains(secret))
+      return Error{Errc::invalid_argument, std::string("JWK: \"") + secret +
+                                               "\": a stateful private key is never a JWK (its state would be copied)"};
+  bool has_use = false;
+  auto use = detail::get_opt_string(*j, "use", "JWK", has_use);
+  if (!use) return use.error();
+  if (has_use && *use != "sig") return hbs_bad("JWK: \"use\" must be \"sig\"");
+  bool has_kid = false;
+  auto kid = detail::get_opt_string(*j, "kid", "JWK", has_kid);
+  if (!kid) return kid.error();
+  auto pub = detail::get_b64u(*j, "pub", "JWK");
+  if (!pub) return pub.error();
+  k.key = std::move(*pub);
+  if (auto st = check_hbs_public_key(k); !st) return st.error();
+  if (thumbprint_out) {
+    auto tp = thumbprint(text);
+    if (!tp) return tp.error();
+    *thumbprint_out = *tp;
+  }
+  if (kid_out) *kid_out = has_kid ? *kid : std::string();
+  return k;
+}
+
+// RFC 8778 §4 / RFC 9052 §7: map keys in deterministic order (RFC 8949 §4.2.1: bytewise order
+// of the encoded keys): kty 1, kid 2, alg 3, pub -1.
+Result<bytes> hss_to_cose_key(byte_span hss_public_key, byte_span kid) {
+  HbsPublicKey k{HbsKind::hss, bytes(hss_public_key.begin(), hss_public_key.end())};
+  if (auto st = check_hbs_public_key(k); !st) return st.error();
+  bytes out;
+  cbor_head(out, 5, kid.empty() ? 3 : 4);
+  cbor_int(out, 1);
+  cbor_int(out, kCoseKtyHssLms);
+  if (!kid.empty()) {
+    cbor_int(out, 2);
+    cbor_bstr(out, kid);
+  }
+  cbor_int(out, 3);
+  cbor_int(out, kCoseAlgHssLms);
+  cbor_int(out, -1);
+  cbor_bstr(out, hss_public_key);
+  return out;
+}
+
+Result<bytes> hss_from_cose_key(byte_span cbor, bytes* kid_out) {
+  if (cbor.size() > kMaxCoseKeyBytes) return Error{Errc::invalid_length, "COSE_Key: too long"};
+  CoseCborReader r(cbor);
+  auto m = r.head();
+  if (!m) return m.error();
+  if (m->major != 5) return hbs_bad("COSE_Key: not a map");
+  if (m->arg > 8) return hbs_bad("COSE_Key: too many parameters");
+  bool have_kty = false;
+  std::optional<bytes> pub, kid;
+  bytes prev_key;  // encoded previous label: strictly increasing (unique, deterministic order)
+  for (std::uint64_t i = 0; i < m->arg; ++i) {
+    const std::size_t at = r.pos();
+    auto label = r.integer("a label");
+    if (!label) return label.error();
+    bytes enc(cbor.begin() + static_cast<std::ptrdiff_t>(at), cbor.begin() + static_cast<std::ptrdiff_t>(r.pos()));
+    if (i > 0 && !std::lexicographical_compare(prev_key.begin(), prev_key.end(), enc.begin(), enc.end()))
+      return hbs_bad("COSE_Key: labels repeated or not in deterministic order");
+    prev_key = std::move(enc);
+    switch (*label) {
+      case 1: {  // kty
+        auto v = r.integer("kty");
+        if (!v) return v.error();
+        if (*v != kCoseKtyHssLms) return Error{Errc::unknown_suite, "COSE_Key: kty is not HSS-LMS (5)"};
+        have_kty = true;
+        break;
+      }
+      case 2: {  // kid
+        auto v = r.bstr("kid");
+        if (!v) return v.error();
+        kid.emplace(v->begin(), v->end());
+        break;
+      }
+      case 3: {  // alg
+        auto v = r.integer("alg");
+        if (!v) return v.error();
+        if (*v != kCoseAlgHssLms) return Error{Errc::unknown_suite, "COSE_Key: alg is not HSS-LMS (-46)"};
+        break;
+      }
+      case 4: {  // key_ops: an array of integers
+        auto h = r.head();
+        if (!h) return h.error();
+        if (h->major != 4) return hbs_bad("COSE_Key: key_ops is not an array");
+        if (h->arg > kMaxCoseKeyOps) return hbs_bad("COSE_Key: too many key_ops");
+        for (std::uint64_t o = 0; o < h->arg; ++o) {
+          auto op = r.integer("a key_ops entry");
+          if (!op) return op.error();
+          if (*op != 2) return Error{Errc::invalid_argument, "COSE_Key: an HSS-LMS public key has only key_op verify (2)"};
+        }
+        break;
+      }
+      case -1: {  // pub
+        auto v = r.bstr("pub");
+        if (!v) return v.error();
+        pub.emplace(v->begin(), v->end());
+        break;
+      }
+      default:
+        return hbs_bad("COSE_Key: parameter " + std::to_string(*label) + " is not defined for HSS-LMS (RFC 8778 §4)");
+    }
+  }
+  if (!r.empty()) return hbs_bad("COSE_Key: bytes after the map");
+  if (!have_kty) return hbs_bad("COSE_Key: no kty");
+  if (!pub) return hbs_bad("COSE_Key: no pub (-1)");
+  HbsPublicKey k{HbsKind::hss, std::move(*pub)};
+  if (auto st = check_hbs_public_key(k); !st) return st.error();
+  if (kid_out) *kid_out = kid ? std::move(*kid) : bytes{};
+  return std::move(k.key);
+}
+
+}  // namespace pqsig::jose

@@ -1,0 +1,283 @@
+// Web Bot Auth with an HSS/LMS sig2 (alg "hss-lms", pqsig's own unregistered token): the crawler
+// signs sig1 with Ed25519 and sig2 with an HSS key through lms::StatefulSigner (each index reserved
+// on disk first), publishes both keys in its directory (the HSS key as our AKP JWK, kid =
+// thumbprint), and the verifier accepts; tampering, alg confusion and hostile key / signature
+// bytes are refused with their reasons.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "pqsig/jose.hpp"
+#include "pqsig/lms.hpp"
+#include "pqsig/webbotauth.hpp"
+
+using namespace pqsig;
+using namespace pqsig::httpsig;
+namespace wba = pqsig::webbotauth;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct HssTempDir {
+  fs::path p;
+  HssTempDir() {
+    char tmpl[] = "/tmp/pqsig_hss_label_XXXXXX";
+    p = ::mkdtemp(tmpl);
+  }
+  ~HssTempDir() {
+    std::error_code ec;
+    fs::remove_all(p, ec);
+  }
+};
+
+lms::HssPrivateKey hss_key() {
+  auto lv = lms::parse_levels("LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8");
+  EXPECT_TRUE(lv.ok());
+  auto k = lms::HssPrivateKey::from_seed(*lv, bytes(16, 0x31), bytes(32, 0x32));
+  EXPECT_TRUE(k.ok());
+  return std::move(*k);
+}
+
+struct Crawler {
+  HssTempDir dir;
+  std::optional<lms::StatefulSigner> hss;
+  SigningKey ed;
+  std::string ed_kid, hss_kid, directory;
+
+  Crawler() : ed(SigningKey::generate(*find_suite("ed25519").value()).value()) {
+    const std::string state = (dir.p / "crawler.hbs").string();
+    {
+      auto pub = lms::HssSigner::create(hss_key(), 1);
+      EXPECT_TRUE(pub.ok());
+      EXPECT_TRUE(lms::StateStore::create(state, pub->public_key(), 32).ok());
+    }
+    auto s = lms::StatefulSigner::open(hss_key(), state, 4, 1);
+    EXPECT_TRUE(s.ok()) << s.error().what();
+    hss.emplace(std::move(*s));
+    auto ed_jwk = jose::to_jwk(ed, false).value();
+    ed_kid = jose::thumbprint(ed_jwk).value();
+    auto hss_jwk = jose::hbs_to_jwk({jose::HbsKind::hss, hss->public_key()}).value();
+    hss_kid = jose::thumbprint(hss_jwk).value();
+    directory = wba::build_directory({ed_jwk, hss_jwk}).value();
+  }
+
+  Message signed_request(std::int64_t now) {
+    Message m = parse_message("GET /page HTTP/1.1\nHost: shop.example\n\n").value();
+    wba::SignerOptions o;
+    o.created = now;
+    wba::LabelKey sig2{"sig2", nullptr, hss_kid, ""};
+    sig2.hss = &*hss;
+    wba::Signer signer({wba::LabelKey{"sig1", &ed, ed_kid, ""}, sig2}, o);
+    auto r = signer.sign(m);
+    EXPECT_TRUE(r.ok()) << r.error().what();
+    if (r) {
+      EXPECT_EQ(r->signed_labels.size(), 2u);
+    }
+    return m;
+  }
+};
+
+constexpr std::int64_t kNow = 1'780'000'000;
+
+const Verdict* verdict(const VerifyReport& r, std::string_view label) {
+  for (const auto& v : r.verdicts)
+    if (v.label == label) return &v;
+  return nullptr;
+}
+
+// Replaces the byte sequence of `label` in the Signature field.
+void set_signature(Message& m, const std::string& label, const bytes& sig) {
+  auto d = sf::parse_dictionary(*m.get("signature")).value();
+  sf::set_member(d, label, sf::Member::of(sf::Item{sf::BareItem::byte_sequence(sig), {}}));
+  m.set("Signature", sf::serialize_dictionary(d).value());
+}
+bytes get_signature(const Message& m, const std::string& label) {
+  auto d = sf::parse_dictionary(*m.get("signature")).value();
+  return sf::find_member(d, label)->item.bare.b;
+}
+
+}  // namespace
+
+TEST(HssLabel, DirectoryKeysVerifyBothLabels) {
+  Crawler c;
+  KeyStore store;
+  auto filed = wba::add_fetched_jwks(store, c.directory, true);
+  ASSERT_TRUE(filed.ok());
+  EXPECT_EQ(filed->filed, 2u) << filed->errors;
+  EXPECT_NE(c.directory.find("\"alg\":\"HSS-LMS\""), std::string::npos);
+  EXPECT_NE(c.directory.find("\"kid\":\"" + c.hss_kid + "\""), std::string::npos);
+
+  Message m = c.signed_request(kNow);
+  EXPECT_NE(m.get("signature-input")->find("alg=\"hss-lms\""), std::string::npos);
+  wba::VerifierOptions vo;
+  vo.now = kNow + 5;
+  auto rep = wba::verify_request(m, store, vo);
+  ASSERT_TRUE(rep.policy_satisfied) << rep.to_json();
+  const auto* v2 = verdict(rep, "sig2");
+  ASSERT_NE(v2, nullptr);
+  EXPECT_EQ(v2->outcome, Outcome::valid) << v2->detail;
+  EXPECT_EQ(v2->alg, "hss-lms");
+  EXPECT_FALSE(v2->alg_registered);
+  EXPECT_EQ(verdict(rep, "sig1")->outcome, Outcome::valid);
+  // sig2 must be required-able on its own: only the HSS label.
+  vo.required_labels = {"sig2"};
+  vo.allowed_algs = {"hss-lms"};
+  auto only = wba::verify_request(m, store, vo);
+  EXPECT_TRUE(only.policy_satisfied) << only.to_json();
+
+  // The signer took indices from its reservation; the audit log shows each once.
+  auto audit = c.hss->store().audit();
+  ASSERT_TRUE(audit.ok());
+  EXPECT_EQ(audit->signatures, 1u);
+  EXPECT_TRUE(audit->clean());
+  c.signed_request(kNow + 1);
+  audit = c.hss->store().audit();
+  EXPECT_EQ(audit->signatures, 2u);
+  EXPECT_TRUE(audit->clean());
+}
+
+TEST(HssLabel, TamperingIsRefused) {
+  Crawler c;
+  KeyStore store;
+  ASSERT_TRUE(wba::add_jwks(store, c.directory).ok());
+  wba::VerifierOptions vo;
+  vo.now = kNow + 5;
+  vo.required_labels = {"sig2"};
+
+  Message m = c.signed_request(kNow);
+  Message other = m;
+  other.set("Host", "evil.example");
+  auto r1 = wba::verify_request(other, store, vo);
+  EXPECT_FALSE(r1.policy_satisfied);
+  EXPECT_EQ(verdict(r1, "sig2")->reason, Reason::signature_mismatch);
+
+  // One flipped bit in each region of the HSS signature.
+  const bytes sig = get_signature(m, "sig2");
+  for (std::size_t at : {std::size_t{4}, std::size_t{40}, sig.size() / 2, sig.size() - 1}) {
+    bytes b = sig;
+    b[at] ^= 0x01;
+    Message t = m;
+    set_signature(t, "sig2", b);
+    auto r = wba::verify_request(t, store, vo);
+    EXPECT_FALSE(r.policy_satisfied) << at;
+    EXPECT_EQ(verdict(r, "sig2")->outcome, Outcome::invalid) << at;
+  }
+}
+
+TEST(HssLabel, HostileSignatureBytesAreTyped) {
+  Crawler c;
+  KeyStore store;
+  ASSERT_TRUE(wba::add_jwks(store, c.directory).ok());
+  wba::VerifierOptions vo;
+  vo.now = kNow + 5;
+  Message m = c.signed_request(kNow);
+  const bytes sig = get_signature(m, "sig2");
+  std::mt19937 rng(7);
+  std::vector<bytes> hostile = {bytes{}, bytes(3, 0), bytes(4, 0xff), bytes(sig.begin(), sig.begin() + 100),
+                                bytes(sig.size() + 1, 0), bytes(2 * sig.size(), 0x41)};
+  // Nspk / q / type fields set to absurd values.
+  for (std::size_t at : {std::size_t{0}, std::size_t{4}, std::size_t{8}}) {
+    bytes b = sig;
+    b[at] = 0xff;
+    hostile.push_back(b);
+  }
+  for (int i = 0; i < 20; ++i) {
+    bytes b(sig.size());
+    for (auto& x : b) x = static_cast<u8>(rng());
+    hostile.push_back(b);
+  }
+  for (const auto& h : hostile) {
+    Message t = m;
+    set_signature(t, "sig2", h);
+    auto r = wba::verify_request(t, store, vo);
+    const auto* v = verdict(r, "sig2");
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->outcome, Outcome::invalid) << h.size();
+    EXPECT_TRUE(v->reason == Reason::malformed_signature || v->reason == Reason::signature_mismatch)
+        << reason_name(v->reason);
+    // An invalid label fails the request (VerifyPolicy::fail_on_invalid), even with sig1 valid.
+    EXPECT_FALSE(r.policy_satisfied);
+    EXPECT_EQ(verdict(r, "sig1")->outcome, Outcome::valid);
+  }
+}
+
+TEST(HssLabel, AlgConfusionIsRefused) {
+  Crawler c;
+  Message m = c.signed_request(kNow);
+  wba::VerifierOptions vo;
+  vo.now = kNow + 5;
+  // The HSS label's keyid naming an Ed25519 key: alg_mismatch, never a verification with it.
+  KeyStore swapped;
+  swapped.add(c.hss_kid, VerifyingKey::from_public(c.ed.suite(), c.ed.public_key()).value());
+  swapped.add(c.ed_kid, VerifyingKey::from_public(c.ed.suite(), c.ed.public_key()).value());
+  auto r = wba::verify_request(m, swapped, vo);
+  EXPECT_EQ(verdict(r, "sig2")->reason, Reason::alg_mismatch);
+  // The Ed25519 label's keyid naming the HSS key: alg_mismatch as well.
+  KeyStore swapped2;
+  ASSERT_TRUE(swapped2.add_hss(c.ed_kid, c.hss->public_key()).ok());
+  auto r2 = wba::verify_request(m, swapped2, vo);
+  EXPECT_EQ(verdict(r2, "sig1")->reason, Reason::alg_mismatch);
+  // A verifier whose allowed algorithms leave hss-lms out skips the label.
+  KeyStore store;
+  ASSERT_TRUE(wba::add_jwks(store, c.directory).ok());
+  vo.allowed_algs = {"ed25519"};
+  auto r3 = wba::verify_request(m, store, vo);
+  EXPECT_EQ(verdict(r3, "sig2")->reason, Reason::alg_not_allowed);
+  EXPECT_TRUE(r3.policy_satisfied);
+}
+
+TEST(HssLabel, HostileKeysAreTyped) {
+  Crawler c;
+  KeyStore store;
+  bytes pk = c.hss->public_key();
+  EXPECT_TRUE(store.add_hss("k", pk).ok());
+  EXPECT_EQ(store.add_hss("k", bytes{}).error().code, Errc::invalid_length);
+  bytes l9 = pk;
+  l9[3] = 9;
+  EXPECT_EQ(store.add_hss("k", l9).error().code, Errc::invalid_encoding);
+  bytes unknown = pk;
+  unknown[7] = 0x77;
+  EXPECT_EQ(store.add_hss("k", unknown).error().code, Errc::unknown_suite);
+  // A directory entry with a broken HSS key is unusable, the others still filed.
+  const std::string bad_jwk = "{\"kty\":\"AKP\",\"alg\":\"HSS-LMS\",\"pub\":\"" + base64url_encode(l9) + "\"}";
+  const std::string good_jwk = jose::hbs_to_jwk({jose::HbsKind::hss, pk}).value();
+  KeyStore s2;
+  auto f = wba::add_fetched_jwks(s2, "{\"keys\":[" + bad_jwk + "," + good_jwk + "]}", true);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->filed, 1u);
+  EXPECT_EQ(f->unusable, 1u);
+  // kid not the thumbprint at the well-known directory: refused.
+  std::string liar = good_jwk;
+  liar.replace(liar.find(c.hss_kid), c.hss_kid.size(), c.ed_kid);
+  KeyStore s3;
+  auto f3 = wba::add_fetched_jwks(s3, "{\"keys\":[" + liar + "]}", true);
+  ASSERT_TRUE(f3.ok());
+  EXPECT_EQ(f3->kid_mismatch, 1u);
+  EXPECT_EQ(f3->filed, 0u);
+  // A private member is never accepted in a directory.
+  KeyStore s4;
+  auto f4 = wba::add_fetched_jwks(s4, "{\"keys\":[" + good_jwk.substr(0, good_jwk.size() - 1) + ",\"priv\":\"AAAA\"}]}", true);
+  ASSERT_TRUE(f4.ok());
+  EXPECT_EQ(f4->filed, 0u);
+}
+
+TEST(HssLabel, ExhaustedKeyDropsTheLabelNeverReusesAnIndex) {
+  Crawler c;
+  // Use up the 32 indices.
+  for (int i = 0; i < 32; ++i) ASSERT_TRUE(c.hss->sign(as_bytes("burn")).ok()) << i;
+  Message m = parse_message("GET / HTTP/1.1\nHost: shop.example\n\n").value();
+  wba::SignerOptions o;
+  o.created = kNow;
+  wba::LabelKey sig2{"sig2", nullptr, c.hss_kid, ""};
+  sig2.hss = &*c.hss;
+  wba::Signer signer({wba::LabelKey{"sig1", &c.ed, c.ed_kid, ""}, sig2}, o);
+  auto r = signer.sign(m);
+  ASSERT_TRUE(r.ok()) << r.error().what();
+  EXPECT_EQ(r->signed_labels, std::vector<std::string>{"sig1"});
+  EXPECT_EQ(r->dropped_labels, std::vector<std::string>{"sig2"});
+  auto audit = c.hss->store().audit();
+  ASSERT_TRUE(audit.ok());
+  EXPECT_EQ(audit->signatures, 32u);
+  EXPECT_TRUE(audit->clean());
+}
