@@ -30,7 +30,7 @@ test: build interop-deps
 PRICE_ARGS ?=
 price: configure
 	@cmake --build $(BUILD) -j$$(nproc) --target pqsig_price
-	@./$(BUILD)/pqsig-price price $(PRICE_ARGS)
+	@./$(BUILD)/pqsig-price price --stream $(PRICE_ARGS)
 	@cmake --build $(BUILD) -j$$(nproc) --target pqsig_cli
 
 # The JavaScript engines of `pqsig price --engine` (bench/engines: Node >= 24, workerd,

@@ -22,6 +22,9 @@ function(pqsig_unity tgt size)
   endif()
 endfunction()
 
-pqsig_unity(pqsig 24)        # 64 sources -> 3 translation units
+pqsig_unity(pqsig_measure_obj 12)  # 35 sources -> 3 translation units (what `make price` measures with)
+pqsig_unity(pqsig_report_obj 5)    # 10 (price report code, -Og) -> 2
+pqsig_unity(pqsig_price 6)         # 6 (`pqsig price` alone, -Og) -> 1
+pqsig_unity(pqsig 9)         # the other 18 (canonical, sf, httpsig, ledger) -> 2
 pqsig_unity(pqsig_cli 8)     # 16 -> 2
 pqsig_unity(pqsig_serve 3)   # 6 -> 2
