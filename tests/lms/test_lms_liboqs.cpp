@@ -3,9 +3,9 @@
 // generates and signs → pqsig verifies (and rejects them changed). Sets: LMS SHA-256/M32 H5 and
 // H10 with W1, W2, W4, W8, and two-level HSS. Skipped only when liboqs is not compiled in or was
 // built without its stateful signatures (the reason is named).
-// The unit label runs a representative subset (every H5 set, H5/H5 HSS, H10 W4 pqsig → liboqs);
-// the rest (liboqs signing at H10 rebuilds the whole tree on every call; pqsig key generation at
-// H10 W8) is LmsLiboqsSlow.*, labelled slow (tests/lms/CMakeLists.txt).
+// pqsig → liboqs runs every set under the unit label (pqsig builds each tree once); liboqs → pqsig
+// runs the H5 sets and H5/H5 HSS there, and the H10 ones (liboqs rebuilds the whole tree on every
+// OQS_SIG_STFL_sign) as LmsLiboqsSlow.*, labelled slow (tests/lms/CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -21,30 +21,28 @@ namespace {
 struct LmsOqsCase {
   const char* oqs;   // liboqs' name
   const char* spec;  // pqsig's level list
-  bool slow_pqsig_signs;   // pqsig signs → liboqs verifies only under the slow label
-  bool slow_liboqs_signs;  // liboqs signs → pqsig verifies only under the slow label
+  bool slow;         // liboqs signs → pqsig verifies only under the slow label
 };
 
 const LmsOqsCase kLmsOqsCases[] = {
-    {"LMS_SHA256_H5_W1", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W1", false, false},
-    {"LMS_SHA256_H5_W2", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W2", false, false},
-    {"LMS_SHA256_H5_W4", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4", false, false},
-    {"LMS_SHA256_H5_W8", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", false, false},
-    {"LMS_SHA256_H10_W1", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W1", true, true},
-    {"LMS_SHA256_H10_W2", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W2", true, true},
-    {"LMS_SHA256_H10_W4", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4", false, true},
-    {"LMS_SHA256_H10_W8", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8", true, true},
-    {"LMS_SHA256_H5_W8_H5_W8", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", false, false},
-    {"LMS_SHA256_H10_W4_H5_W8", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", true, true},
+    {"LMS_SHA256_H5_W1", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W1", false},
+    {"LMS_SHA256_H5_W2", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W2", false},
+    {"LMS_SHA256_H5_W4", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4", false},
+    {"LMS_SHA256_H5_W8", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", false},
+    {"LMS_SHA256_H10_W1", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W1", true},
+    {"LMS_SHA256_H10_W2", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W2", true},
+    {"LMS_SHA256_H10_W4", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4", true},
+    {"LMS_SHA256_H10_W8", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8", true},
+    {"LMS_SHA256_H5_W8_H5_W8", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", false},
+    {"LMS_SHA256_H10_W4_H5_W8", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", true},
 };
 
 [[maybe_unused]] bytes lms_oqs_msg(const std::string& tag) { return bytes(tag.begin(), tag.end()); }
 
 // pqsig signs (first two indices and the last) → liboqs verifies, and rejects them changed.
-void lms_oqs_pqsig_signs(bool slow) {
+void lms_oqs_pqsig_signs() {
   using namespace pqsig_oqs_stfl;
   for (const auto& c : kLmsOqsCases) {
-    if (c.slow_pqsig_signs != slow) continue;
     SCOPED_TRACE(c.oqs);
     if (const std::string why = oqs_stfl_skip_reason(c.oqs); !why.empty()) GTEST_SKIP() << why;
 #if defined(PQSIG_TEST_HAVE_OQS_STFL)
@@ -77,7 +75,7 @@ void lms_oqs_pqsig_signs(bool slow) {
 void lms_oqs_liboqs_signs(bool slow) {
   using namespace pqsig_oqs_stfl;
   for (const auto& c : kLmsOqsCases) {
-    if (c.slow_liboqs_signs != slow) continue;
+    if (c.slow != slow) continue;
     SCOPED_TRACE(c.oqs);
     if (const std::string why = oqs_stfl_skip_reason(c.oqs); !why.empty()) GTEST_SKIP() << why;
 #if defined(PQSIG_TEST_HAVE_OQS_STFL)
@@ -110,7 +108,6 @@ void lms_oqs_liboqs_signs(bool slow) {
 
 }  // namespace
 
-TEST(LmsLiboqs, PqsigSignsLiboqsVerifies) { lms_oqs_pqsig_signs(false); }
+TEST(LmsLiboqs, PqsigSignsLiboqsVerifies) { lms_oqs_pqsig_signs(); }
 TEST(LmsLiboqs, LiboqsSignsPqsigVerifies) { lms_oqs_liboqs_signs(false); }
-TEST(LmsLiboqsSlow, PqsigSignsLiboqsVerifies) { lms_oqs_pqsig_signs(true); }
 TEST(LmsLiboqsSlow, LiboqsSignsPqsigVerifies) { lms_oqs_liboqs_signs(true); }

@@ -504,6 +504,4 @@ TEST(LiboqsStateful, KeyOfAnotherSetRefused) {
 TEST(LiboqsStateful, DualVerifiesPqsigHssSignature) { hbs_dual_check("lms-sha256-m32-h10-w4", 1000); }
 TEST(LiboqsStateful, DualVerifiesPqsigXmssSignature) { hbs_dual_check("xmss-sha2_10_256", 7); }
 TEST(LiboqsStateful, DualVerifiesPqsigXmssMtSignature) { hbs_dual_check("xmssmt-sha2_20-2_256", 1025); }
-TEST(LiboqsStatefulSlow, DualVerifiesPqsigTwoLevelHssSignature) {
-  hbs_dual_check("hss-sha256-m32-h10-w8-h10-w8", 1025);
-}
+TEST(LiboqsStateful, DualVerifiesPqsigTwoLevelHssSignature) { hbs_dual_check("hss-sha256-m32-h10-w8-h10-w8", 1025); }
