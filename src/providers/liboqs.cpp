@@ -339,7 +339,8 @@ struct OqsStflVerifier final : VerifierImpl {
   bytes pk;
   byte_span public_key() const noexcept override { return pk; }
   Status verify(byte_span msg, byte_span s, const SignOptions& opt) const override {
-    if (!opt.ctx.empty()) return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no context string for it"};
+    if (!opt.ctx.empty())
+      return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no context string for it"};
     if (opt.prehash) return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no pre-hash variant of it"};
     if (s.size() != sig->length_signature) return length_error(*info, "signature", sig->length_signature, s.size());
     if (OQS_SIG_STFL_verify(sig, msg.data(), msg.size(), s.data(), s.size(), pk.data()) == OQS_SUCCESS) return {};
@@ -358,9 +359,10 @@ Result<std::unique_ptr<VerifierImpl>> liboqs_stfl_verifier(const SuiteInfo& s, c
   const HbsParams& h = s.params.hbs;
   // RFC 8554 §6.1: u32str(L) || u32str(lms_type) || u32str(lmots_type) || I || T[1].
   // RFC 8391 §4.1.7 / §4.2.5: u32str(oid) || root || SEED.
-  const bool same_set = s.family == Family::lms ? oqs_stfl_be32(pub, 0) == h.levels && oqs_stfl_be32(pub, 4) == h.code &&
-                                                      oqs_stfl_be32(pub, 8) == h.ots
-                                                : oqs_stfl_be32(pub, 0) == h.code;
+  const bool same_set =
+      s.family == Family::lms
+          ? oqs_stfl_be32(pub, 0) == h.levels && oqs_stfl_be32(pub, 4) == h.code && oqs_stfl_be32(pub, 8) == h.ots
+          : oqs_stfl_be32(pub, 0) == h.code;
   if (!same_set)
     return Error{Errc::invalid_encoding, std::string(s.id) + ": public key is of another parameter set"};
   auto impl = std::make_unique<OqsStflVerifier>();
