@@ -10,6 +10,12 @@
 // When the linked liboqs exports its SLH-DSA core (`slh_verify_internal` and the parameter
 // tables, checked at configure time: PQSIG_LIBOQS_SLH_INTERNAL), the internal interface of all
 // twelve SLH-DSA sets is verified through it as well.
+//
+// Stateful hash-based suites (Family::lms: LMS/HSS, RFC 8554; Family::xmss: XMSS/XMSS^MT, RFC
+// 8391): verification only, through liboqs' OQS_SIG_STFL (Cisco's hash-sigs, xmss-reference), for
+// the sets the linked liboqs has enabled (OQS_SIG_STFL_alg_is_enabled at run time). liboqs' name is
+// made from the suite's typed parameters (HbsParams: LMS and LM-OTS typecodes, levels; the XMSS /
+// XMSS^MT OID); a set it has no name for (HSS with L > 2, most mixed trees) is Errc::unsupported.
 #include <array>
 #include <cctype>
 #include <cstring>
@@ -18,8 +24,10 @@
 #include <string>
 
 #include "pqsig/hash.hpp"
+#include "pqsig/lms.hpp"
 #include "pqsig/mldsa.hpp"
 #include "pqsig/mlkem.hpp"
+#include "pqsig/xmss.hpp"
 #include "providers/table.hpp"
 #include "suites/backend.hpp"
 
@@ -158,8 +166,59 @@ int mldsa_hashalg(hash::PreHash id) noexcept { return static_cast<int>(id) + 1; 
 static_assert(static_cast<int>(hash::PreHash::sha2_224) == 0 && static_cast<int>(hash::PreHash::shake_256) == 11);
 #endif
 
+// liboqs' OQS_SIG_STFL name of a stateful hash-based suite, from its typed parameters; empty when
+// liboqs has no such set. LMS/HSS: "LMS_SHA256" then "_H<h>_W<w>" per level (SHA-256/M32 only;
+// every level of a registry suite has the same LMS and LM-OTS types). XMSS / XMSS^MT: the RFC 8391
+// name of the OID in its registry ("XMSS-SHA2_10_256", "XMSSMT-SHA2_20/2_256"), which liboqs uses.
+std::string oqs_stfl_name(const SuiteInfo& s) {
+  const HbsParams& h = s.params.hbs;
+  if (!s.stateful) return {};
+  if (s.family == Family::lms) {
+    const lms::LmsParams* tree = lms::find_lms(h.code);
+    const lms::LmotsParams* ots = lms::find_lmots(h.ots);
+    if (!tree || !ots || tree->hash != lms::HashFamily::sha256 || ots->hash != lms::HashFamily::sha256 ||
+        tree->m != 32 || ots->n != 32 || h.levels < 1)
+      return {};
+    std::string out = "LMS_SHA256";
+    for (unsigned i = 0; i < h.levels; ++i) out += "_H" + std::to_string(tree->h) + "_W" + std::to_string(ots->w);
+    return out;
+  }
+  if (s.family == Family::xmss) {
+    const xmss::Params* p = h.mt ? xmss::find_xmssmt(h.code) : xmss::find_xmss(h.code);
+    return p ? std::string(p->name) : std::string{};
+  }
+  return {};
+}
+
+struct OqsStflDeleter {
+  void operator()(OQS_SIG_STFL* s) const noexcept { OQS_SIG_STFL_free(s); }
+};
+
+// One OQS_SIG_STFL descriptor per stateful suite, made once (verification needs no secret key
+// object and no state). nullptr when liboqs has no such set or it is not enabled in this build.
+const OQS_SIG_STFL* oqs_stfl(const SuiteInfo& s) {
+  struct Entry {
+    std::once_flag once;
+    std::unique_ptr<OQS_SIG_STFL, OqsStflDeleter> sig;
+  };
+  if (!s.stateful || (s.family != Family::lms && s.family != Family::xmss)) return nullptr;
+  const auto all = all_suites();
+  static const std::unique_ptr<Entry[]> table = std::make_unique<Entry[]>(all.size());
+  std::size_t idx = 0;
+  while (idx < all.size() && &all[idx] != &s && all[idx].id != s.id) ++idx;
+  if (idx >= all.size()) return nullptr;
+  Entry& e = table[idx];
+  std::call_once(e.once, [&] {
+    oqs_init_once();
+    const std::string name = oqs_stfl_name(s);
+    if (!name.empty() && OQS_SIG_STFL_alg_is_enabled(name.c_str())) e.sig.reset(OQS_SIG_STFL_new(name.c_str()));
+  });
+  return e.sig.get();
+}
+
 unsigned liboqs_interfaces(const SuiteInfo& s) noexcept {
   unsigned m = 0;
+  if (oqs_stfl(s)) m |= provider::kPure;  // no context string, no pre-hash
   if (const OQS_SIG* sig = oqs_sig(s)) {
     m |= provider::kPure;
     if (sig->sig_with_ctx_support) m |= provider::kContext;
@@ -272,6 +331,47 @@ struct OqsVerifier final : VerifierImpl {
   }
 };
 
+// RFC 8554 §6.3 (HSS) / RFC 8391 Algorithm 14 or 17 (XMSS / XMSS^MT) through liboqs'
+// OQS_SIG_STFL_verify. The public key must carry the suite's codes, as with pqsig's own backend,
+// so a key of another set of the same size is refused before liboqs runs.
+struct OqsStflVerifier final : VerifierImpl {
+  const OQS_SIG_STFL* sig = nullptr;
+  bytes pk;
+  byte_span public_key() const noexcept override { return pk; }
+  Status verify(byte_span msg, byte_span s, const SignOptions& opt) const override {
+    if (!opt.ctx.empty())
+      return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no context string for it"};
+    if (opt.prehash) return Error{Errc::unsupported, std::string(info->id) + ": liboqs has no pre-hash variant of it"};
+    if (s.size() != sig->length_signature) return length_error(*info, "signature", sig->length_signature, s.size());
+    if (OQS_SIG_STFL_verify(sig, msg.data(), msg.size(), s.data(), s.size(), pk.data()) == OQS_SUCCESS) return {};
+    return Error{Errc::verify_failed, std::string(info->id) + ": liboqs rejected the signature"};
+  }
+};
+
+std::uint32_t oqs_stfl_be32(byte_span b, std::size_t off) {
+  return (std::uint32_t{b[off]} << 24) | (std::uint32_t{b[off + 1]} << 16) | (std::uint32_t{b[off + 2]} << 8) |
+         std::uint32_t{b[off + 3]};
+}
+
+Result<std::unique_ptr<VerifierImpl>> liboqs_stfl_verifier(const SuiteInfo& s, const OQS_SIG_STFL* sig,
+                                                           byte_span pub) {
+  if (pub.size() != sig->length_public_key) return length_error(s, "public key", sig->length_public_key, pub.size());
+  const HbsParams& h = s.params.hbs;
+  // RFC 8554 §6.1: u32str(L) || u32str(lms_type) || u32str(lmots_type) || I || T[1].
+  // RFC 8391 §4.1.7 / §4.2.5: u32str(oid) || root || SEED.
+  const bool same_set =
+      s.family == Family::lms
+          ? oqs_stfl_be32(pub, 0) == h.levels && oqs_stfl_be32(pub, 4) == h.code && oqs_stfl_be32(pub, 8) == h.ots
+          : oqs_stfl_be32(pub, 0) == h.code;
+  if (!same_set)
+    return Error{Errc::invalid_encoding, std::string(s.id) + ": public key is of another parameter set"};
+  auto impl = std::make_unique<OqsStflVerifier>();
+  impl->info = &s;
+  impl->sig = sig;
+  impl->pk.assign(pub.begin(), pub.end());
+  return std::unique_ptr<VerifierImpl>(std::move(impl));
+}
+
 // Signing through liboqs (external interface) from the FIPS 204 / 205 secret key encoding,
 // which liboqs uses as its secret key. No public_key(): the provider only signs with it.
 struct OqsSigner final : SignerImpl {
@@ -308,6 +408,7 @@ Result<std::unique_ptr<SignerImpl>> liboqs_signer_from_expanded(const SuiteInfo&
 Result<std::unique_ptr<VerifierImpl>> liboqs_verifier_from_public(const SuiteInfo& s, byte_span pub) {
   if (liboqs_interfaces(s) == 0) return Error{Errc::unsupported, std::string(s.id) + ": not in this liboqs build"};
   if (pub.size() != s.public_key_size) return length_error(s, "public key", s.public_key_size, pub.size());
+  if (const OQS_SIG_STFL* st = oqs_stfl(s)) return liboqs_stfl_verifier(s, st, pub);
   auto impl = std::make_unique<OqsVerifier>();
   impl->info = &s;
   impl->sig = oqs_sig(s);

@@ -102,7 +102,8 @@ struct FamilyRow {
 };
 constexpr FamilyRow kFamilyTable[] = {
     {"liboqs", Family::ml_dsa, &detail::liboqs_backend},   {"liboqs", Family::slh_dsa, &detail::liboqs_backend},
-    {"liboqs", Family::ml_kem, &detail::liboqs_backend},   {"openssl", Family::ml_dsa, &detail::openssl_backend},
+    {"liboqs", Family::ml_kem, &detail::liboqs_backend},   {"liboqs", Family::lms, &detail::liboqs_backend},
+    {"liboqs", Family::xmss, &detail::liboqs_backend},     {"openssl", Family::ml_dsa, &detail::openssl_backend},
     {"openssl", Family::slh_dsa, &detail::openssl_backend},
 };
 

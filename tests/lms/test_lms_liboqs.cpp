@@ -3,6 +3,9 @@
 // generates and signs → pqsig verifies (and rejects them changed). Sets: LMS SHA-256/M32 H5 and
 // H10 with W1, W2, W4, W8, and two-level HSS. Skipped only when liboqs is not compiled in or was
 // built without its stateful signatures (the reason is named).
+// pqsig → liboqs runs every set under the unit label (pqsig builds each tree once); liboqs → pqsig
+// runs the H5 sets and H5/H5 HSS there, and the H10 ones (liboqs rebuilds the whole tree on every
+// OQS_SIG_STFL_sign) as LmsLiboqsSlow.*, labelled slow (tests/lms/CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -18,26 +21,26 @@ namespace {
 struct LmsOqsCase {
   const char* oqs;   // liboqs' name
   const char* spec;  // pqsig's level list
+  bool slow;         // liboqs signs → pqsig verifies only under the slow label
 };
 
 const LmsOqsCase kLmsOqsCases[] = {
-    {"LMS_SHA256_H5_W1", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W1"},
-    {"LMS_SHA256_H5_W2", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W2"},
-    {"LMS_SHA256_H5_W4", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4"},
-    {"LMS_SHA256_H5_W8", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8"},
-    {"LMS_SHA256_H10_W1", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W1"},
-    {"LMS_SHA256_H10_W2", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W2"},
-    {"LMS_SHA256_H10_W4", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4"},
-    {"LMS_SHA256_H10_W8", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8"},
-    {"LMS_SHA256_H5_W8_H5_W8", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8"},
-    {"LMS_SHA256_H10_W4_H5_W8", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8"},
+    {"LMS_SHA256_H5_W1", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W1", false},
+    {"LMS_SHA256_H5_W2", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W2", false},
+    {"LMS_SHA256_H5_W4", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W4", false},
+    {"LMS_SHA256_H5_W8", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", false},
+    {"LMS_SHA256_H10_W1", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W1", true},
+    {"LMS_SHA256_H10_W2", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W2", true},
+    {"LMS_SHA256_H10_W4", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4", true},
+    {"LMS_SHA256_H10_W8", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W8", true},
+    {"LMS_SHA256_H5_W8_H5_W8", "LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", false},
+    {"LMS_SHA256_H10_W4_H5_W8", "LMS_SHA256_M32_H10/LMOTS_SHA256_N32_W4,LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8", true},
 };
 
 [[maybe_unused]] bytes lms_oqs_msg(const std::string& tag) { return bytes(tag.begin(), tag.end()); }
 
-}  // namespace
-
-TEST(LmsLiboqs, PqsigSignsLiboqsVerifies) {
+// pqsig signs (first two indices and the last) → liboqs verifies, and rejects them changed.
+void lms_oqs_pqsig_signs() {
   using namespace pqsig_oqs_stfl;
   for (const auto& c : kLmsOqsCases) {
     SCOPED_TRACE(c.oqs);
@@ -68,9 +71,11 @@ TEST(LmsLiboqs, PqsigSignsLiboqsVerifies) {
   }
 }
 
-TEST(LmsLiboqs, LiboqsSignsPqsigVerifies) {
+// liboqs generates and signs → pqsig verifies, and rejects them changed.
+void lms_oqs_liboqs_signs(bool slow) {
   using namespace pqsig_oqs_stfl;
   for (const auto& c : kLmsOqsCases) {
+    if (c.slow != slow) continue;
     SCOPED_TRACE(c.oqs);
     if (const std::string why = oqs_stfl_skip_reason(c.oqs); !why.empty()) GTEST_SKIP() << why;
 #if defined(PQSIG_TEST_HAVE_OQS_STFL)
@@ -100,3 +105,9 @@ TEST(LmsLiboqs, LiboqsSignsPqsigVerifies) {
 #endif
   }
 }
+
+}  // namespace
+
+TEST(LmsLiboqs, PqsigSignsLiboqsVerifies) { lms_oqs_pqsig_signs(); }
+TEST(LmsLiboqs, LiboqsSignsPqsigVerifies) { lms_oqs_liboqs_signs(false); }
+TEST(LmsLiboqsSlow, LiboqsSignsPqsigVerifies) { lms_oqs_liboqs_signs(true); }

@@ -9,9 +9,13 @@
 
 #include <random>
 
+#include <oqs/oqs.h>
+
 #include "acvp_sigver.hpp"
 #include "pqsig/ledger.hpp"
+#include "pqsig/lms.hpp"
 #include "pqsig/provider.hpp"
+#include "pqsig/xmss.hpp"
 
 using namespace pqsig;
 namespace pp = pqsig::provider;
@@ -297,3 +301,207 @@ TEST(Liboqs, KeysOfEitherProviderSignThroughTheOther) {
   EXPECT_EQ(oqs->keygen(*find_suite("ed25519").value()).error().code, Errc::unsupported);
   EXPECT_EQ(oqs->operations(*find_suite("ed25519").value()), 0u);
 }
+
+// ---------------------------------------------------------------- stateful hash-based suites
+// The registry's LMS/HSS and XMSS/XMSS^MT suites (issue 23) through liboqs' OQS_SIG_STFL_verify:
+// liboqs verifies exactly the sets its build enables (OQS_SIG_STFL_alg_is_enabled), pure only,
+// no key generation or signing; the others are Errc::unsupported and a dual check is refused.
+// Signatures are pqsig's (deterministic keys, sign_at); dual enforce accepts them and both
+// providers reject a changed signature or message.
+
+namespace {
+
+// liboqs' name of each registry suite, written out here (not derived as the provider does).
+struct HbsOqsName {
+  const char* suite;
+  const char* oqs;
+};
+constexpr HbsOqsName kHbsOqsNames[] = {
+    {"lms-sha256-m32-h10-w4", "LMS_SHA256_H10_W4"},
+    {"lms-sha256-m32-h10-w8", "LMS_SHA256_H10_W8"},
+    {"lms-sha256-m32-h15-w4", "LMS_SHA256_H15_W4"},
+    {"lms-sha256-m32-h15-w8", "LMS_SHA256_H15_W8"},
+    {"lms-sha256-m32-h20-w4", "LMS_SHA256_H20_W4"},
+    {"lms-sha256-m32-h20-w8", "LMS_SHA256_H20_W8"},
+    {"hss-sha256-m32-h10-w8-h10-w8", "LMS_SHA256_H10_W8_H10_W8"},
+    {"xmss-sha2_10_256", "XMSS-SHA2_10_256"},
+    {"xmss-sha2_16_256", "XMSS-SHA2_16_256"},
+    {"xmss-sha2_20_256", "XMSS-SHA2_20_256"},
+    {"xmssmt-sha2_20-2_256", "XMSSMT-SHA2_20/2_256"},
+    {"xmssmt-sha2_40-4_256", "XMSSMT-SHA2_40/4_256"},
+};
+
+bool hbs_oqs_enabled(const SuiteInfo& s) {
+  OQS_init();
+  for (const auto& n : kHbsOqsNames)
+    if (s.id == n.suite) return OQS_SIG_STFL_alg_is_enabled(n.oqs) != 0;
+  ADD_FAILURE() << s.id << ": a stateful registry suite missing from kHbsOqsNames";
+  return false;
+}
+
+struct HbsSigned {
+  bytes pk, sig;
+};
+
+// pqsig signs `msg` at `index` with a fixed key of suite `s` (from its typed parameters).
+HbsSigned hbs_pqsig_sign(const SuiteInfo& s, byte_span msg, std::uint64_t index) {
+  const HbsParams& h = s.params.hbs;
+  HbsSigned out;
+  if (s.family == Family::lms) {
+    const std::vector<lms::Level> lv(h.levels, lms::Level{lms::find_lms(h.code), lms::find_lmots(h.ots)});
+    auto key = lms::HssPrivateKey::from_seed(lv, bytes(16, 0x23), bytes(32, 0x5a));
+    EXPECT_TRUE(key.ok()) << s.id;
+    if (!key) return out;
+    auto signer = lms::HssSigner::create(std::move(*key));
+    EXPECT_TRUE(signer.ok()) << s.id;
+    if (!signer) return out;
+    out.pk = signer->public_key();
+    auto sig = signer->sign_at(index, msg);
+    EXPECT_TRUE(sig.ok()) << s.id;
+    if (sig) out.sig = *sig;
+    return out;
+  }
+  const xmss::Params* p = h.mt ? xmss::find_xmssmt(h.code) : xmss::find_xmss(h.code);
+  EXPECT_NE(p, nullptr) << s.id;
+  if (!p) return out;
+  auto key = xmss::PrivateKey::from_seeds(*p, bytes(p->n, 0x11), bytes(p->n, 0x22), bytes(p->n, 0x33));
+  EXPECT_TRUE(key.ok()) << s.id;
+  if (!key) return out;
+  auto signer = xmss::Signer::create(std::move(*key));
+  EXPECT_TRUE(signer.ok()) << s.id;
+  if (!signer) return out;
+  out.pk = signer->public_key();
+  auto sig = signer->sign_at(index, msg);
+  EXPECT_TRUE(sig.ok()) << s.id;
+  if (sig) out.sig = *sig;
+  return out;
+}
+
+// Dual verification of one pqsig signature: accepted by pqsig, liboqs and dual enforce both ways;
+// a changed signature, a changed message and a cut signature rejected by both, typed.
+void hbs_dual_check(const char* id, std::uint64_t index) {
+  SCOPED_TRACE(id);
+  const SuiteInfo& s = *find_suite(id).value();
+  if (!hbs_oqs_enabled(s)) GTEST_SKIP() << "liboqs was built without the counterpart of " << id;
+  auto ours = pp::find("pqsig").value();
+  auto oqs = pp::find("liboqs").value();
+  ASSERT_EQ(oqs->interfaces(s), pp::kPure);
+  const std::string text = std::string("issue 23 dual check of ") + id;
+  const bytes msg(text.begin(), text.end());
+  const HbsSigned hs = hbs_pqsig_sign(s, msg, index);
+  ASSERT_EQ(hs.sig.size(), s.output_size);
+  ASSERT_EQ(hs.pk.size(), s.public_key_size);
+
+  pl::DualVerifier dual(ours, oqs, pl::Mode::enforce, std::make_shared<pl::KeyCache>(8));
+  pl::DualVerifier dual_rev(oqs, ours, pl::Mode::enforce);
+  EXPECT_TRUE(ours->verify(s, hs.pk, msg, hs.sig).ok());
+  const Status b = oqs->verify(s, hs.pk, msg, hs.sig);
+  EXPECT_TRUE(b.ok()) << (b ? "" : b.error().what());
+  for (pl::DualVerifier* dv : {&dual, &dual_rev}) {
+    const pl::Verdict v = dv->verify(pl::Item{&s, hs.pk, msg, hs.sig, {}});
+    EXPECT_TRUE(v.accepted) << v.reason;
+    EXPECT_TRUE(v.second_ran);
+    EXPECT_FALSE(v.disagreement);
+  }
+
+  // One changed byte: in the first one-time signature, in the last authentication path.
+  for (std::size_t at : {std::size_t{40}, hs.sig.size() - 3}) {
+    bytes bad = hs.sig;
+    bad[at] ^= 0x04;
+    for (const auto& p : {ours, oqs}) {
+      const Status st = p->verify(s, hs.pk, msg, bad);
+      ASSERT_FALSE(st.ok()) << p->name() << " accepted a signature changed at byte " << at;
+      EXPECT_EQ(st.error().code, Errc::verify_failed) << p->name() << ": " << st.error().what();
+    }
+    for (pl::DualVerifier* dv : {&dual, &dual_rev}) {
+      const pl::Verdict v = dv->verify(pl::Item{&s, hs.pk, msg, bad, {}});
+      EXPECT_FALSE(v.accepted) << "byte " << at;
+      EXPECT_FALSE(v.disagreement) << "byte " << at;
+    }
+  }
+  bytes other = msg;
+  other.back() ^= 1;
+  for (const auto& p : {ours, oqs}) {
+    const Status st = p->verify(s, hs.pk, other, hs.sig);
+    ASSERT_FALSE(st.ok()) << p->name() << " accepted another message";
+    EXPECT_EQ(st.error().code, Errc::verify_failed) << p->name();
+  }
+  const bytes cut(hs.sig.begin(), hs.sig.end() - 1);
+  for (const auto& p : {ours, oqs}) {
+    const Status st = p->verify(s, hs.pk, msg, cut);
+    ASSERT_FALSE(st.ok()) << p->name();
+    EXPECT_EQ(st.error().code, Errc::invalid_length) << p->name() << ": " << st.error().what();
+  }
+  // A context string: liboqs has none for these sets (pqsig neither): refused, never dropped.
+  pp::VerifyOptions ctx;
+  const bytes c{1, 2, 3};
+  ctx.ctx = c;
+  const Status st = oqs->verify(s, hs.pk, msg, hs.sig, ctx);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.error().code, Errc::unsupported);
+  EXPECT_EQ(dual.stats().disagreements, 0u);
+  EXPECT_EQ(dual_rev.stats().disagreements, 0u);
+}
+
+}  // namespace
+
+TEST(LiboqsStateful, InterfacesFollowTheLiboqsBuild) {
+  auto oqs = pp::find("liboqs").value();
+  auto ours = pp::find("pqsig").value();
+  int stateful = 0, supported = 0, unsupported = 0;
+  for (const auto& s : all_suites()) {
+    if (!s.stateful) continue;
+    ++stateful;
+    SCOPED_TRACE(s.id);
+    EXPECT_EQ(oqs->operations(s), 0u) << "verification only";
+    auto kg = oqs->keygen(s);
+    ASSERT_FALSE(kg.ok());
+    EXPECT_EQ(kg.error().code, Errc::unsupported);
+    if (hbs_oqs_enabled(s)) {
+      EXPECT_EQ(oqs->interfaces(s), pp::kPure);
+      ++supported;
+      continue;
+    }
+    ++unsupported;
+    // No liboqs counterpart in this build: typed unsupported, and a dual check is refused.
+    EXPECT_EQ(oqs->interfaces(s), 0u);
+    const bytes pk(s.public_key_size, 0), sig(s.output_size, 0), msg{1, 2, 3};
+    const Status st = oqs->verify(s, pk, msg, sig);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code, Errc::unsupported) << st.error().what();
+    auto prep = oqs->prepare(s, pk);
+    ASSERT_FALSE(prep.ok());
+    EXPECT_EQ(prep.error().code, Errc::unsupported);
+    pl::DualVerifier dual(ours, oqs, pl::Mode::enforce);
+    const pl::Verdict v = dual.verify(pl::Item{&s, pk, msg, sig, {}});
+    EXPECT_TRUE(v.refused);
+    EXPECT_FALSE(v.accepted);
+  }
+  std::printf("stateful suites: %d, liboqs verifies %d, %d not in this liboqs build\n", stateful, supported,
+              unsupported);
+  EXPECT_EQ(stateful, static_cast<int>(std::size(kHbsOqsNames)));
+  if (supported == 0) GTEST_SKIP() << "liboqs was built without its stateful signatures (OQS_ENABLE_SIG_STFL_*)";
+}
+
+TEST(LiboqsStateful, KeyOfAnotherSetRefused) {
+  const SuiteInfo& w4 = *find_suite("lms-sha256-m32-h10-w4").value();
+  const SuiteInfo& w8 = *find_suite("lms-sha256-m32-h10-w8").value();
+  if (!hbs_oqs_enabled(w4) || !hbs_oqs_enabled(w8)) GTEST_SKIP() << "liboqs was built without LMS H10 W4 / W8";
+  auto oqs = pp::find("liboqs").value();
+  // A W4 key (same size as a W8 one) offered as a W8 key: refused before liboqs runs, typed.
+  const std::string text = "key of another set";
+  const bytes msg(text.begin(), text.end());
+  const HbsSigned hs = hbs_pqsig_sign(w4, msg, 5);
+  ASSERT_EQ(hs.pk.size(), w8.public_key_size);
+  auto prep = oqs->prepare(w8, hs.pk);
+  ASSERT_FALSE(prep.ok());
+  EXPECT_EQ(prep.error().code, Errc::invalid_encoding) << prep.error().what();
+  auto wrong_len = oqs->prepare(w4, byte_span(hs.pk).first(hs.pk.size() - 1));
+  ASSERT_FALSE(wrong_len.ok());
+  EXPECT_EQ(wrong_len.error().code, Errc::invalid_length);
+}
+
+TEST(LiboqsStateful, DualVerifiesPqsigHssSignature) { hbs_dual_check("lms-sha256-m32-h10-w4", 1000); }
+TEST(LiboqsStateful, DualVerifiesPqsigXmssSignature) { hbs_dual_check("xmss-sha2_10_256", 7); }
+TEST(LiboqsStateful, DualVerifiesPqsigXmssMtSignature) { hbs_dual_check("xmssmt-sha2_20-2_256", 1025); }
+TEST(LiboqsStateful, DualVerifiesPqsigTwoLevelHssSignature) { hbs_dual_check("hss-sha256-m32-h10-w8-h10-w8", 1025); }

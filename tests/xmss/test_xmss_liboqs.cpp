@@ -3,6 +3,9 @@
 // liboqs generates and signs → pqsig verifies (and rejects them changed). Sets: XMSS-SHA2_10_256,
 // XMSS-SHAKE_10_256, XMSSMT-SHA2_20/2_256, XMSSMT-SHAKE_20/2_256. Skipped only when liboqs is not
 // compiled in or was built without these sets or its stateful signing (the reason is named).
+// Every set has trees of height 10 (liboqs has no smaller one), so the unit label runs one set per
+// direction (XMSS-SHA2_10_256); the rest (liboqs key generation alone builds a height-10 tree per
+// layer) is XmssLiboqsSlow.*, labelled slow like the KAT regeneration (tests/xmss/CMakeLists.txt).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -13,14 +16,22 @@
 using namespace pqsig;
 
 namespace {
-const char* const kXmssOqsSets[] = {"XMSS-SHA2_10_256", "XMSS-SHAKE_10_256", "XMSSMT-SHA2_20/2_256",
-                                    "XMSSMT-SHAKE_20/2_256"};
+struct XmssOqsCase {
+  const char* name;  // liboqs' and RFC 8391's name
+  bool slow;         // only under the slow label (both directions)
+};
+const XmssOqsCase kXmssOqsSets[] = {{"XMSS-SHA2_10_256", false},
+                                    {"XMSS-SHAKE_10_256", true},
+                                    {"XMSSMT-SHA2_20/2_256", true},
+                                    {"XMSSMT-SHAKE_20/2_256", true}};
 [[maybe_unused]] bytes xmss_oqs_msg(const std::string& tag) { return bytes(tag.begin(), tag.end()); }
-}  // namespace
 
-TEST(XmssLiboqs, PqsigSignsLiboqsVerifies) {
+// pqsig signs (first two indices and the last) → liboqs verifies, and rejects them changed.
+void xmss_oqs_pqsig_signs(bool slow) {
   using namespace pqsig_oqs_stfl;
-  for (const char* name : kXmssOqsSets) {
+  for (const auto& c : kXmssOqsSets) {
+    if (c.slow != slow) continue;
+    const char* name = c.name;
     SCOPED_TRACE(name);
     if (const std::string why = oqs_stfl_skip_reason(name); !why.empty()) GTEST_SKIP() << why;
 #if defined(PQSIG_TEST_HAVE_OQS_STFL)
@@ -47,9 +58,12 @@ TEST(XmssLiboqs, PqsigSignsLiboqsVerifies) {
   }
 }
 
-TEST(XmssLiboqs, LiboqsSignsPqsigVerifies) {
+// liboqs generates and signs → pqsig verifies, and rejects them changed.
+void xmss_oqs_liboqs_signs(bool slow) {
   using namespace pqsig_oqs_stfl;
-  for (const char* name : kXmssOqsSets) {
+  for (const auto& c : kXmssOqsSets) {
+    if (c.slow != slow) continue;
+    const char* name = c.name;
     SCOPED_TRACE(name);
     if (const std::string why = oqs_stfl_skip_reason(name); !why.empty()) GTEST_SKIP() << why;
 #if defined(PQSIG_TEST_HAVE_OQS_STFL)
@@ -78,3 +92,10 @@ TEST(XmssLiboqs, LiboqsSignsPqsigVerifies) {
 #endif
   }
 }
+
+}  // namespace
+
+TEST(XmssLiboqs, PqsigSignsLiboqsVerifies) { xmss_oqs_pqsig_signs(false); }
+TEST(XmssLiboqs, LiboqsSignsPqsigVerifies) { xmss_oqs_liboqs_signs(false); }
+TEST(XmssLiboqsSlow, PqsigSignsLiboqsVerifies) { xmss_oqs_pqsig_signs(true); }
+TEST(XmssLiboqsSlow, LiboqsSignsPqsigVerifies) { xmss_oqs_liboqs_signs(true); }
