@@ -294,6 +294,23 @@ Result<StateInfo> load_checked(const std::string& path, const std::string& key_i
   return s;
 }
 
+// The one way a reservation or a lease becomes durable: the state file (temp, fsync, rename,
+// directory fsync) with the new end and the next generation, then the R line of the audit log.
+// The caller may use an index of r only after this returns ok.
+Status commit_reservation(const std::string& path, const StateInfo& s, const Reservation& r) {
+  StateInfo n = s;
+  n.reserved_end = r.end;
+  n.generation = s.generation + 1;
+  if (auto w = write_state(path, n); !w) return w;
+  return append_line(path + ".log", "R " + std::to_string(n.generation) + " " + std::to_string(r.first) + " " +
+                                        std::to_string(r.end) + "\n");
+}
+
+Error exhausted_error(std::uint64_t limit) {
+  return Error{Errc::key_exhausted,
+               "hbs: the key has no one-time signature left (" + std::to_string(limit) + " used or reserved)"};
+}
+
 }  // namespace
 
 std::string key_id(byte_span public_key) { return to_hex(hash::sha256(public_key)); }
@@ -375,21 +392,11 @@ Result<Reservation> StateStore::reserve(std::uint64_t count) {
     return Error{Errc::policy, "hbs state: " + path_ +
                                    " takes its indices from a fleet lease store (its log says F): a local "
                                    "reservation could collide with other signers' leases — use the lease store"};
-  if (s->reserved_end >= s->limit)
-    return Error{Errc::key_exhausted, "hbs: the key has no one-time signature left (" + std::to_string(s->limit) +
-                                          " used or reserved)"};
+  if (s->reserved_end >= s->limit) return exhausted_error(s->limit);
   Reservation r;
   r.first = s->reserved_end;
   r.end = s->limit - s->reserved_end < count ? s->limit : s->reserved_end + count;
-  StateInfo n = *s;
-  n.reserved_end = r.end;
-  n.generation = s->generation + 1;
-  // The reservation is durable before the caller may use an index of it.
-  if (auto w = write_state(path_, n); !w) return w.error();
-  if (auto a = append_line(path_ + ".log", "R " + std::to_string(n.generation) + " " + std::to_string(r.first) + " " +
-                                              std::to_string(r.end) + "\n");
-      !a)
-    return a.error();
+  if (auto c = commit_reservation(path_, *s, r); !c) return c.error();
   step("reserve:logged");
   return r;
 }
@@ -410,9 +417,7 @@ Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::st
   if (!fleet) {
     if (auto m = append_line(path_ + ".log", "F\n"); !m) return m.error();
   }
-  if (s->reserved_end >= s->limit)
-    return Error{Errc::key_exhausted, "hbs: the key has no one-time signature left (" + std::to_string(s->limit) +
-                                          " used or reserved)"};
+  if (s->reserved_end >= s->limit) return exhausted_error(s->limit);
   LeaseRequest req;
   req.key_id = key_id_;
   req.signer = signer;
@@ -440,15 +445,7 @@ Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::st
   if (r.end > s->limit) return bad("beyond the key's last index");
   if (r.end - r.first > whole) return bad("more than was asked for");
   if (align > 1 && r.first % align != 0) return bad("not aligned to the requested subtree size");
-  StateInfo n = *s;
-  n.reserved_end = r.end;
-  n.generation = s->generation + 1;
-  // The lease is durable here before the caller may use an index of it.
-  if (auto w = write_state(path_, n); !w) return w.error();
-  if (auto a = append_line(path_ + ".log", "R " + std::to_string(n.generation) + " " + std::to_string(r.first) + " " +
-                                              std::to_string(r.end) + "\n");
-      !a)
-    return a.error();
+  if (auto c = commit_reservation(path_, *s, r); !c) return c.error();
   step("lease:logged");
   return r;
 }

@@ -15,6 +15,10 @@ SuiteResult measure_stateful_suite(const SuiteInfo& s, const SampleRequest& r, c
 /// Signature and request header sizes of a suite with the given output size (measure.cpp).
 Sizes signature_sizes(const SampleRequest& r, const SuiteInfo& s, Sizes z);
 
+// o.distinct_messages messages to sign (at least one): the sample request's Web Bot Auth signature
+// base, a fresh nonce and created time each, or o.message_size pseudorandom bytes when it is set.
+std::vector<bytes> make_messages(const SampleRequest& r, const SuiteInfo& s, const MeasureOptions& o);
+
 /// Now, in ns: the calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) when `cpu`, else the steady
 /// (monotonic) clock. Differences only.
 double sample_clock_ns(bool cpu);

@@ -26,15 +26,7 @@ double detail::sample_clock_ns(bool cpu) {
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double ns_since(Clock::time_point t0) {
-  return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
-}
-
-std::vector<bytes> make_messages(const SampleRequest& r, const SuiteInfo& s, const MeasureOptions& o) {
+std::vector<bytes> detail::make_messages(const SampleRequest& r, const SuiteInfo& s, const MeasureOptions& o) {
   const std::size_t n = std::max<std::size_t>(1, o.distinct_messages);
   std::vector<bytes> m;
   m.reserve(n);
@@ -52,6 +44,15 @@ std::vector<bytes> make_messages(const SampleRequest& r, const SuiteInfo& s, con
   }
   return m;
 }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ns_since(Clock::time_point t0) {
+  return static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count());
+}
+
 
 Sizes header_sizes(const SampleRequest& r, const SuiteInfo& s, Sizes z) {
   if (s.cls == SuiteClass::kem) return z;
@@ -96,7 +97,7 @@ Result<PreparedSuite> prepare_signature(const SuiteInfo& s, const SampleRequest&
     if (!vk) return vk.error();
     st->vk.emplace(std::move(vk.value()));
   }
-  st->msgs = make_messages(r, s, o);
+  st->msgs = detail::make_messages(r, s, o);
   const double s0 = detail::sample_clock_ns(o.thread_cpu_time);
   auto sig = st->sk.sign(st->msgs[0]);
   const double sign_ns = detail::sample_clock_ns(o.thread_cpu_time) - s0;

@@ -106,20 +106,9 @@ Result<bytes> stateful_keygen(const SuiteInfo& s) {
 }
 
 std::vector<bytes> stateful_messages(const SampleRequest& r, const SuiteInfo& s, const MeasureOptions& o) {
-  const std::size_t n = std::clamp<std::size_t>(o.distinct_messages, 1, 32);
-  std::vector<bytes> m;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (o.message_size == 0) {
-      std::string b = signature_base(r, sample_params(r, s, i));
-      m.emplace_back(b.begin(), b.end());
-    } else {
-      bytes b(o.message_size);
-      std::string seed = "pqsig price message " + std::to_string(i);
-      hash::shake256(b, as_bytes(seed));
-      m.push_back(std::move(b));
-    }
-  }
-  return m;
+  MeasureOptions few = o;  // each one is signed through the fsynced state: a few suffice
+  few.distinct_messages = std::clamp<std::size_t>(o.distinct_messages, 1, 32);
+  return detail::make_messages(r, s, few);
 }
 
 // The measured operations of a suite whose trees are at most kStatefulBaseHeight tall.

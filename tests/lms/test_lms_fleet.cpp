@@ -33,6 +33,7 @@
 #include "cli/cli_util.hpp"
 #include "pqsig/hbs_fleet.hpp"
 #include "pqsig/lms.hpp"
+#include "support/released_signatures.hpp"
 #include "pqsig/xmss.hpp"
 
 using namespace pqsig;
@@ -295,48 +296,7 @@ void fleet_register(FleetPg* pg, byte_span pk) {
   ASSERT_TRUE(st.ok()) << st.error().what();
 }
 
-// A released signature, as a child process writes it (after sign() returned).
-struct FleetRecord {
-  std::uint64_t index = 0;
-  std::string message;
-  bytes sig;
-};
-
-void fleet_write_record(int fd, std::uint64_t index, const std::string& msg, const bytes& sig) {
-  std::string rec;
-  auto put64 = [&](std::uint64_t v) { rec.append(reinterpret_cast<const char*>(&v), 8); };
-  put64(index);
-  put64(msg.size());
-  rec += msg;
-  put64(sig.size());
-  rec.append(reinterpret_cast<const char*>(sig.data()), sig.size());
-  if (::write(fd, rec.data(), rec.size()) != static_cast<ssize_t>(rec.size())) _exit(90);
-}
-
-std::vector<FleetRecord> fleet_read_records(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::string d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  std::vector<FleetRecord> out;
-  std::size_t off = 0;
-  auto get64 = [&](std::uint64_t& v) {
-    if (d.size() - off < 8) return false;
-    std::memcpy(&v, d.data() + off, 8);
-    off += 8;
-    return true;
-  };
-  for (;;) {
-    FleetRecord r;
-    std::uint64_t ml = 0, sl = 0;
-    if (!get64(r.index) || !get64(ml) || d.size() - off < ml) break;
-    r.message = d.substr(off, ml);
-    off += ml;
-    if (!get64(sl) || d.size() - off < sl) break;  // a torn last record (killed mid-write): not released
-    r.sig.assign(d.begin() + static_cast<std::ptrdiff_t>(off), d.begin() + static_cast<std::ptrdiff_t>(off + sl));
-    off += sl;
-    out.push_back(std::move(r));
-  }
-  return out;
-}
+using FleetRecord = pqsig::test::ReleasedSignature;
 
 // Every signature verifies, no index twice. Returns the highest index (or -1).
 long long fleet_check_records(const std::vector<FleetRecord>& recs, byte_span pk) {
@@ -387,7 +347,7 @@ void fleet_kill_hook(const char* step) {
       std::fprintf(stderr, "%s: %s\n", name.c_str(), s.error().what().c_str());
       _exit(3);
     }
-    fleet_write_record(fd, s->index, msg, s->signature);
+    pqsig::test::write_released(fd, s->index, msg, s->signature);
   }
   ::close(fd);
   _exit(0);
@@ -456,7 +416,7 @@ TEST(LmsFleet, ManySignerProcessesSomeKilled) {
 
   std::vector<FleetRecord> all;
   for (int i = 0; i < kSigners; ++i) {
-    auto r = fleet_read_records(d.file("out" + std::to_string(i)));
+    auto r = pqsig::test::read_released(d.file("out" + std::to_string(i)));
     if (i >= 2) {
       EXPECT_EQ(r.size(), 60u) << "signer " << i;
     } else {
@@ -876,7 +836,7 @@ TEST(LmsFleet, KillAtEveryLeaseStep) {
   if (last == 0) fleet_child(pg->url(), state, out, "killed", kTag, 6, 4, 1, 90);
   const int st = fleet_wait(last, std::chrono::seconds(120));
   EXPECT_TRUE(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0) << "the last run: status " << st;
-  const auto recs = fleet_read_records(out);
+  const auto recs = pqsig::test::read_released(out);
   EXPECT_GE(recs.size(), 6u + 4 * 5);
   fleet_check_records(recs, pk);
   auto store = lms::StateStore::open(state, pk);

@@ -22,6 +22,7 @@
 #include "lms/lms_internal.hpp"
 #include "pqsig/hash.hpp"
 #include "pqsig/lms.hpp"
+#include "support/released_signatures.hpp"
 
 using namespace pqsig;
 namespace fs = std::filesystem;
@@ -54,46 +55,7 @@ bytes public_key_of(const char* spec = "hss-sha256-m24-h5-w4-h5-w4", std::uint8_
   return s->public_key();
 }
 
-// A signature record a child process "releases": written to its output file only after sign()
-// returned (the moment a signature leaves the process).
-struct Record {
-  std::uint64_t index;
-  std::string message;
-  bytes sig;
-};
-
-void write_record(int fd, std::uint64_t index, const std::string& msg, const bytes& sig) {
-  std::string rec;
-  auto put64 = [&](std::uint64_t v) { rec.append(reinterpret_cast<const char*>(&v), 8); };
-  put64(index);
-  put64(msg.size());
-  rec += msg;
-  put64(sig.size());
-  rec.append(reinterpret_cast<const char*>(sig.data()), sig.size());
-  std::size_t off = 0;
-  while (off < rec.size()) {
-    const ssize_t w = ::write(fd, rec.data() + off, rec.size() - off);
-    if (w <= 0) _exit(90);
-    off += static_cast<std::size_t>(w);
-  }
-}
-
-std::vector<Record> read_records(const fs::path& p) {
-  std::vector<Record> out;
-  std::ifstream f(p, std::ios::binary);
-  auto get64 = [&](std::uint64_t& v) { return static_cast<bool>(f.read(reinterpret_cast<char*>(&v), 8)); };
-  for (;;) {
-    Record r;
-    std::uint64_t ml = 0, sl = 0;
-    if (!get64(r.index) || !get64(ml) || ml > 4096) break;
-    r.message.resize(ml);
-    if (!f.read(r.message.data(), static_cast<std::streamsize>(ml)) || !get64(sl) || sl > (1u << 20)) break;
-    r.sig.resize(sl);
-    if (!f.read(reinterpret_cast<char*>(r.sig.data()), static_cast<std::streamsize>(sl))) break;
-    out.push_back(std::move(r));
-  }
-  return out;
-}
+using Record = pqsig::test::ReleasedSignature;
 
 // Kill switch for the child: SIGKILL at the k-th step hook call.
 int g_kill_at = -1;
@@ -111,7 +73,7 @@ void kill_hook(const char*) {
     const std::string msg = tag + " message " + std::to_string(i);
     auto s = signer->sign(as_bytes(msg));
     if (!s) _exit(s.error().code == Errc::key_exhausted ? 4 : 5);
-    write_record(out_fd, s->index, msg, s->signature);
+    pqsig::test::write_released(out_fd, s->index, msg, s->signature);
   }
   _exit(0);
 }
@@ -176,7 +138,7 @@ TEST(LmsState, KillAtEveryStepNeverReusesAnIndex) {
   }
   EXPECT_GE(killed, 20);  // 2 reservations × 6 steps + 5 signatures × 3 steps per run
   EXPECT_EQ(completed, 2);
-  const auto all = read_records(out);
+  const auto all = pqsig::test::read_released(out.string());
   std::size_t distinct = 0;
   check_no_reuse(pk, all, distinct);
   EXPECT_EQ(distinct, all.size());
@@ -227,7 +189,7 @@ TEST(LmsState, ConcurrentSignersAndRandomKillsNeverReuse) {
   }
   std::vector<Record> all;
   for (const auto& o : outs) {
-    auto r = read_records(o);
+    auto r = pqsig::test::read_released(o.string());
     all.insert(all.end(), r.begin(), r.end());
   }
   std::size_t distinct = 0;

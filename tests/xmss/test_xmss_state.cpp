@@ -17,6 +17,7 @@
 #include "cli/cli_util.hpp"
 #include "pqsig/hash.hpp"
 #include "pqsig/xmss.hpp"
+#include "support/released_signatures.hpp"
 #include "xmss/xmss_internal.hpp"
 
 using namespace pqsig;
@@ -48,45 +49,7 @@ void xmss_kill_hook(const char*) {
   if (++g_xmss_steps == g_xmss_kill_at) ::raise(SIGKILL);
 }
 
-// A child releases (index, message, signature) to its output only after sign() returned.
-void xmss_write_record(int fd, std::uint64_t index, const std::string& msg, const bytes& sig) {
-  std::string rec;
-  auto put64 = [&](std::uint64_t v) { rec.append(reinterpret_cast<const char*>(&v), 8); };
-  put64(index);
-  put64(msg.size());
-  rec += msg;
-  put64(sig.size());
-  rec.append(reinterpret_cast<const char*>(sig.data()), sig.size());
-  std::size_t off = 0;
-  while (off < rec.size()) {
-    const ssize_t w = ::write(fd, rec.data() + off, rec.size() - off);
-    if (w <= 0) _exit(90);
-    off += static_cast<std::size_t>(w);
-  }
-}
 
-struct XmssRecord {
-  std::uint64_t index;
-  std::string message;
-  bytes sig;
-};
-
-std::vector<XmssRecord> xmss_read_records(const std::string& p) {
-  std::vector<XmssRecord> out;
-  std::ifstream f(p, std::ios::binary);
-  auto get64 = [&](std::uint64_t& v) { return static_cast<bool>(f.read(reinterpret_cast<char*>(&v), 8)); };
-  for (;;) {
-    XmssRecord r;
-    std::uint64_t ml = 0, sl = 0;
-    if (!get64(r.index) || !get64(ml) || ml > 4096) break;
-    r.message.resize(ml);
-    if (!f.read(r.message.data(), static_cast<std::streamsize>(ml)) || !get64(sl) || sl > (1u << 20)) break;
-    r.sig.resize(sl);
-    if (!f.read(reinterpret_cast<char*>(r.sig.data()), static_cast<std::streamsize>(sl))) break;
-    out.push_back(std::move(r));
-  }
-  return out;
-}
 }  // namespace
 
 // kill -9 at every step of reservation and signing of an XMSS key (the lms::StateStore step
@@ -127,7 +90,7 @@ TEST(XmssState, KillAtEveryStepNeverReusesAnIndex) {
         const std::string msg = "run" + std::to_string(k) + " message " + std::to_string(i);
         auto s = signer->sign(as_bytes(msg));
         if (!s) _exit(s.error().code == Errc::key_exhausted ? 4 : 5);
-        xmss_write_record(fd, s->index, msg, s->signature);
+        pqsig::test::write_released(fd, s->index, msg, s->signature);
       }
       _exit(0);
     }
@@ -148,7 +111,7 @@ TEST(XmssState, KillAtEveryStepNeverReusesAnIndex) {
   }
   EXPECT_GE(killed, 27);  // 2 reservations × 6 steps + 5 signatures × 3 steps per run
   EXPECT_EQ(completed, 2);
-  const auto all = xmss_read_records(out);
+  const auto all = pqsig::test::read_released(out);
   ASSERT_GT(all.size(), 0u);
   std::map<std::uint64_t, std::string> seen;
   for (const auto& r : all) {
