@@ -17,16 +17,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/openssl35.hpp"
 #include "support/run.hpp"
 
 using json = nlohmann::json;
 
 namespace {
-
-bool tls35_required() {
-  const char* e = std::getenv("PQSIG_REQUIRE_OPENSSL35");
-  return e && *e && std::string(e) != "0";
-}
 
 using Tls35Run = pqsig::test::CommandRun;
 Tls35Run tls35_pqsig(const std::string& run35, const std::string& args) {
@@ -36,11 +32,8 @@ Tls35Run tls35_pqsig(const std::string& run35, const std::string& args) {
 }  // namespace
 
 TEST(PriceTls35, EveryRowRunsAndThePostQuantumBytesShow) {
-  const char* run35 = std::getenv("PQSIG_OPENSSL35_RUN");
-  if (!run35 || !*run35) {
-    if (tls35_required()) FAIL() << "PQSIG_REQUIRE_OPENSSL35 is set but PQSIG_OPENSSL35_RUN is not";
-    GTEST_SKIP() << "not started through the OpenSSL 3.5 driver: bash scripts/openssl35.sh, then ctest -L openssl35";
-  }
+  PQSIG_REQUIRE_OPENSSL35_RUNNER();
+  const std::string run35 = pqsig::test::openssl35_runner();
   Tls35Run r = tls35_pqsig(run35, "price --tls --tls-handshakes 2 --json --no-progress");
   ASSERT_EQ(r.code, 0) << r.out;
   const json doc = json::parse(r.out);

@@ -21,31 +21,15 @@
 
 #include "pqsig/jose.hpp"
 #include "pqsig/lms.hpp"
+#include "support/openssl35.hpp"
 
 using namespace pqsig;
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string hbs35_run() {
-  const char* r = std::getenv("PQSIG_OPENSSL35_RUN");
-  return r ? r : "";
-}
 std::string hbs35_q(const std::string& s) { return "'" + s + "'"; }
-std::string hbs35_openssl() {
-  const std::string r = hbs35_run();
-  return hbs35_q(r.substr(0, r.rfind('/')) + "/openssl");
-}
-
-#define HBS35_REQUIRE()                                                                                     \
-  do {                                                                                                      \
-    if (hbs35_run().empty()) {                                                                              \
-      const char* req = std::getenv("PQSIG_REQUIRE_OPENSSL35");                                             \
-      if (req && *req && std::string(req) != "0") FAIL() << "PQSIG_REQUIRE_OPENSSL35 set without the cache"; \
-      GTEST_SKIP() << "OpenSSL 3.5 not installed (PQSIG_OPENSSL35_RUN unset): get it with "                 \
-                      "`bash scripts/openssl35.sh`, then `ctest -L openssl35`";                             \
-    }                                                                                                       \
-  } while (0)
+std::string hbs35_openssl() { return hbs35_q(pqsig::test::openssl35_cli()); }
 
 struct Hbs35Dir {
   fs::path p;
@@ -88,7 +72,7 @@ Hbs35Run hbs35_sh(const Hbs35Dir& d, const std::string& cmd) {
 }  // namespace
 
 TEST(OpenSsl35Hbs, HssSpkiParsesAndVerifiesWhereSupported) {
-  HBS35_REQUIRE();
+  PQSIG_REQUIRE_OPENSSL35_RUNNER();
   Hbs35Dir d;
   auto lv = lms::parse_levels("LMS_SHA256_M32_H5/LMOTS_SHA256_N32_W8");
   ASSERT_TRUE(lv.ok());
@@ -148,7 +132,7 @@ TEST(OpenSsl35Hbs, HssSpkiParsesAndVerifiesWhereSupported) {
 }
 
 TEST(OpenSsl35Hbs, XmssSpkiParses) {
-  HBS35_REQUIRE();
+  PQSIG_REQUIRE_OPENSSL35_RUNNER();
   Hbs35Dir d;
   bytes pk = {0, 0, 0, 1};
   pk.resize(68, 0x42);

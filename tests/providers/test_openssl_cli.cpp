@@ -18,6 +18,7 @@
 #include "acvp_sigver.hpp"
 #include "pqsig/hash.hpp"
 #include "pqsig/suite.hpp"
+#include "support/openssl35.hpp"
 
 using namespace pqsig;
 using nlohmann::json;
@@ -26,25 +27,8 @@ namespace {
 
 std::string q(const std::string& s) { return "'" + s + "'"; }
 
-// The wrapper (bin/run) and OpenSSL 3.5's CLI (bin/openssl), or empty.
-std::string run35() {
-  const char* r = std::getenv("PQSIG_OPENSSL35_RUN");
-  return r ? r : "";
-}
-std::string openssl35() {
-  const std::string r = run35();
-  return r.substr(0, r.rfind('/')) + "/openssl";
-}
-
-#define REQUIRE_CLI35()                                                                                     \
-  do {                                                                                                      \
-    if (run35().empty()) {                                                                                  \
-      const char* req = std::getenv("PQSIG_REQUIRE_OPENSSL35");                                             \
-      if (req && *req && std::string(req) != "0") FAIL() << "PQSIG_REQUIRE_OPENSSL35 set without the cache"; \
-      GTEST_SKIP() << "OpenSSL 3.5 not installed (PQSIG_OPENSSL35_RUN unset): get it with "                 \
-                      "`bash scripts/openssl35.sh`, then `ctest -L openssl35`";                             \
-    }                                                                                                       \
-  } while (0)
+std::string run35() { return pqsig::test::openssl35_runner(); }
+std::string openssl35() { return pqsig::test::openssl35_cli(); }
 
 // Run a shell command inside the directory; stdout and stderr captured.
 RunResult sh(const TempDir& d, const std::string& cmd) {
@@ -127,12 +111,12 @@ bytes hex_bytes(const std::string& text) {
 }  // namespace
 
 TEST(OpenSslCli, MlDsaKeysAndSignaturesBothWays) {
-  REQUIRE_CLI35();
+  PQSIG_REQUIRE_OPENSSL35_RUNNER();
   for (const char* id : {"ml-dsa-44", "ml-dsa-65", "ml-dsa-87"}) signature_suite_both_ways(id, true);
 }
 
 TEST(OpenSslCli, SlhDsaKeysEveryTwelveSetsAndSignaturesBothWays) {
-  REQUIRE_CLI35();
+  PQSIG_REQUIRE_OPENSSL35_RUNNER();
   int n = 0;
   for (const auto& s : all_suites()) {
     if (s.family != "slh-dsa") continue;
@@ -148,7 +132,7 @@ TEST(OpenSslCli, SlhDsaKeysEveryTwelveSetsAndSignaturesBothWays) {
 // decapsulates pqsig's. A corrupted expandedKey (FIPS 203 §7.3 hash check) and a "both" whose halves
 // disagree are refused by pqsig.
 TEST(OpenSslCli, MlKemEveryPrivateKeyFormAndEncapsulationBothWays) {
-  REQUIRE_CLI35();
+  PQSIG_REQUIRE_OPENSSL35_RUNNER();
   for (const char* id : {"ml-kem-512", "ml-kem-768", "ml-kem-1024"}) {
     TempDir d;
     const SuiteInfo& s = *find_suite(id).value();
@@ -231,7 +215,7 @@ TEST(OpenSslCli, MlKemEveryPrivateKeyFormAndEncapsulationBothWays) {
 // `pqsig ledger providers`, `ledger verify` and `ledger bench` with libcrypto 3.5 (the pqsig binary
 // started through the wrapper, so its libcrypto.so.3 is OpenSSL 3.5's).
 TEST(OpenSslCli, LedgerProvidersVerifyAndBenchUnderOpenSsl35) {
-  REQUIRE_CLI35();
+  PQSIG_REQUIRE_OPENSSL35_RUNNER();
   TempDir d;
   const std::string pq35 = q(run35()) + " " + pq();
   auto r = sh(d, pq35 + " ledger providers --json");
