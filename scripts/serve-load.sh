@@ -22,18 +22,19 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$T"; }
 trap cleanup EXIT
 free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1]);s.close()'; }
-wait_file() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "timeout waiting for $1" >&2; exit 1; }
 
 "$PQSIG" keygen --alg ed25519 -o "$T/ed.jwk"
 "$PQSIG" keygen --alg ml-dsa-44 -o "$T/ml.jwk"
 "$PQSIG" serve directory --listen 127.0.0.1:0 --authority 127.0.0.1 --key "$T/ed.jwk" --key "$T/ml.jwk" --ready-file "$T/dir.ready" 2>"$T/dir.log" &
-pids+=($!)
+DPID=$!
+pids+=($DPID)
 NPORT=$(free_port)
 "$PQSIG" serve verify --listen 127.0.0.1:0 --authority "127.0.0.1:$NPORT" --insecure-allow-http --allow-private-directories \
   --threads 2 --ready-file "$T/ver.ready" 2>"$T/ver.log" &
 VPID=$!
 pids+=($VPID)
-wait_file "$T/dir.ready"; wait_file "$T/ver.ready"
+serve_wait_ready "$T/dir.ready" "$DPID" "$T/dir.log" || exit 1
+serve_wait_ready "$T/ver.ready" "$VPID" "$T/ver.log" || exit 1
 DIR="http://$(cat "$T/dir.ready")"
 VER=$(cat "$T/ver.ready")
 mkdir -p "$T/www/open"

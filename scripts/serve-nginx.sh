@@ -39,3 +39,22 @@ EOF
   echo "nginx did not accept on 127.0.0.1:$port within 10 s (see $dir/nginx-error.log)" >&2
   return 1
 }
+
+# serve_wait_ready FILE PID LOG [SECONDS]: wait, bounded (default 60 s), until the process PID has
+# written its --ready-file FILE. Returns 1 at once if PID exits first, and on the time bound; either
+# way the last lines of LOG (the process's stderr) are printed, so a failure in CI says why.
+serve_wait_ready() {
+  local file=$1 pid=$2 log=$3 limit=${4:-60} _
+  for _ in $(seq $((limit * 10))); do
+    [ -s "$file" ] && return 0
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "process $pid exited before writing $file; the end of $log:" >&2
+      tail -n 40 "$log" >&2 2>/dev/null || true
+      return 1
+    fi
+    sleep 0.1
+  done
+  echo "timeout (${limit} s) waiting for $file from process $pid; the end of $log:" >&2
+  tail -n 40 "$log" >&2 2>/dev/null || true
+  return 1
+}

@@ -44,7 +44,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 143' TERM INT
 free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1]);s.close()'; }
-wait_file() { for _ in $(seq 150); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "soak: timeout waiting for $1" >&2; exit 2; }
 die() { echo "soak: $*" >&2; exit 2; }
 
 # ------------------------------------------------------------------ keys and services
@@ -57,7 +56,8 @@ STRANGER_KID=$(kid_of "$T/stranger.jwk")
 
 "$PQSIG" serve directory --listen 127.0.0.1:0 --authority 127.0.0.1 --key "$T/ed.jwk" --key "$T/ml.jwk" \
   --ready-file "$T/dir.ready" 2>"$T/dir.log" &
-pids+=($!)
+DPID=$!
+pids+=($DPID)
 python3 "$HERE/soak-dirs.py" --pqsig "$PQSIG" --stranger-key "$T/stranger.jwk" --good-kid "$GOOD_KID" \
   --ready-file "$T/hostile.ready" --counts-file "$T/hostile.counts" --max-seconds $((DUR + 120)) \
   2>"$T/hostile.log" &
@@ -76,9 +76,13 @@ for k in 1 2 3 4; do
   "$PQSIG" serve directory --listen 127.0.0.1:0 --authority 127.0.0.1 --key "$T/new$k.jwk" \
     --ready-file "$T/new$k.ready" 2>"$T/new$k.log" &
   pids+=("$!")
+  NEWPID[$k]=$!
 done
-wait_file "$T/dir.ready"; wait_file "$T/ver.ready"; wait_file "$T/hostile.ready"
-for k in 1 2 3 4; do wait_file "$T/new$k.ready"; done
+# Each wait is bounded (60 s) and ends at once, with the process's log, if the process died.
+serve_wait_ready "$T/dir.ready" "$DPID" "$T/dir.log" || die "the good bot's directory did not start"
+serve_wait_ready "$T/ver.ready" "$VPID" "$T/ver.log" || die "the verifier did not start"
+serve_wait_ready "$T/hostile.ready" "$HPID" "$T/hostile.log" || die "the hostile directories did not start"
+for k in 1 2 3 4; do serve_wait_ready "$T/new$k.ready" "${NEWPID[$k]}" "$T/new$k.log" || die "new bot $k did not start"; done
 DIR="http://$(cat "$T/dir.ready")"
 VER=$(cat "$T/ver.ready")
 hport() { awk -v n="$1" '$1==n {print $2}' "$T/hostile.ready"; }

@@ -32,9 +32,11 @@ HUGE_BYTES = 16 * 1024 * 1024
 
 def signed_directory(args, body, port):
     """`pqsig directory sign` of body for 127.0.0.1:port -> the HTTP response, ready to send."""
-    out = subprocess.run([args.pqsig, "directory", "sign", "--key", args.stranger_key, "--authority",
-                          f"127.0.0.1:{port}"], input=body, capture_output=True, check=True, timeout=30).stdout
-    return ready_response(out)
+    r = subprocess.run([args.pqsig, "directory", "sign", "--key", args.stranger_key, "--authority",
+                        f"127.0.0.1:{port}"], input=body, capture_output=True, timeout=30)
+    if r.returncode != 0:
+        raise SystemExit(f"pqsig directory sign exited {r.returncode}: {r.stderr.decode(errors='replace')}")
+    return ready_response(r.stdout)
 
 
 def ready_response(raw):
