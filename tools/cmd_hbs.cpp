@@ -12,6 +12,10 @@
 //   pqsig hbs verify --pub key.pub --sig sig [-i msg|-] [--format hex|base64] [--family lms|xmss|xmssmt]
 //       exit 0 valid, 1 invalid
 //   pqsig hbs status --pub key.pub --state FILE      remaining signatures, reservation, checks
+//       (or --key FILE: a delegated key's own state is keyed by the delegate, not the public key)
+//   pqsig hbs export-subtree --key key.hss [--state FILE] --subtrees A:B -o delegate.hss [--delegate-state FILE]
+//       HSS: a delegated key holding level-1 subtrees [A, B) only (no top SEED); their indices are burnt in
+//       the key's state first; `hbs sign --key delegate.hss` signs with it in its own state
 //   pqsig hbs reserve --pub key.pub --state FILE --count N   reserve (burn) N indices, print the range
 //   pqsig hbs audit --pub key.pub --state FILE       audit log: no index twice, each inside a reservation
 //   pqsig hbs fleet-init --pub key.pub --state FILE --lease-store postgresql://...   register the key in the store
@@ -35,6 +39,11 @@ namespace {
 
 constexpr std::string_view kKeyHeader = "pqsig-hss-private-key 1\n";
 constexpr std::string_view kXmssKeyHeader = "pqsig-xmss-private-key 1\n";
+constexpr std::string_view kDelegateKeyHeader = "pqsig-hss-delegated-key 1\n";
+// A delegated key of up to lms::DelegatedKey::kMaxEncodedBytes, base64url, plus its header.
+constexpr std::size_t kDelegateKeyFileLimit = lms::DelegatedKey::kMaxEncodedBytes / 3 * 4 + 4096;
+
+enum class HbsKeyFile { hss, xmss, delegated };
 
 template <class T>
 T take_hbs(Result<T> r, const std::string& what) {
@@ -62,19 +71,22 @@ bytes decode_text(const std::string& text, const std::string& fmt, const std::st
 std::string encode_text(byte_span b, const std::string& fmt) { return fmt == "base64" ? base64_encode(b) : to_hex(b); }
 
 // Reads a private key file: its header line, and the decoded key bytes.
-SecretBytes load_private_key_bytes(const std::string& path, bool& is_xmss) {
+SecretBytes load_private_key_bytes(const std::string& path, HbsKeyFile& kind) {
   io::check_private_key_file(path);
-  std::string text = io::read_file(path, 4096);
+  std::string text = io::read_file(path, kDelegateKeyFileLimit);
   std::size_t skip = 0;
   if (text.rfind(kKeyHeader, 0) == 0) {
-    is_xmss = false;
+    kind = HbsKeyFile::hss;
     skip = kKeyHeader.size();
   } else if (text.rfind(kXmssKeyHeader, 0) == 0) {
-    is_xmss = true;
+    kind = HbsKeyFile::xmss;
     skip = kXmssKeyHeader.size();
+  } else if (text.rfind(kDelegateKeyHeader, 0) == 0) {
+    kind = HbsKeyFile::delegated;
+    skip = kDelegateKeyHeader.size();
   } else {
     secure_zero(text.data(), text.size());
-    throw Exit{kExitUsage, path + ": not a pqsig HSS or XMSS private key"};
+    throw Exit{kExitUsage, path + ": not a pqsig HSS, delegated HSS or XMSS private key"};
   }
   auto raw = secret_base64url_decode(strip_ws(text.substr(skip)));
   secure_zero(text.data(), text.size());
@@ -182,15 +194,25 @@ void register_hbs(CLI::App& app) {
   sign->callback([] {
     io::refuse_existing(so.out, false);
     const std::string msg = io::read_file(so.in);
-    bool is_xmss = false;
-    const SecretBytes raw = load_private_key_bytes(so.key, is_xmss);
+    HbsKeyFile kind = HbsKeyFile::hss;
+    const SecretBytes raw = load_private_key_bytes(so.key, kind);
+    const bool is_xmss = kind == HbsKeyFile::xmss;
     const std::string state = state_path_for(so.state, so.key);
+    if (kind == HbsKeyFile::delegated && (!so.lease_store.empty() || so.align_subtree))
+      throw Exit{kExitUsage, "a delegated key signs only inside its own subtrees, from its own state "
+                             "(no --lease-store, no --align-subtree)"};
     std::shared_ptr<client::PgLeaseSource> fleet;
     if (!so.lease_store.empty()) fleet = open_lease_store(so.lease_store);
     const std::string signer_name = so.signer.empty() ? client::default_fleet_signer(state) : so.signer;
     std::uint64_t index = 0;
     bytes signature;
-    if (is_xmss) {
+    if (kind == HbsKeyFile::delegated) {
+      auto key = take_hbs(lms::DelegatedKey::parse(raw.span()), so.key);
+      auto signer = take_hbs(lms::StatefulSigner::open(std::move(key), state, so.block), "state");
+      auto s = take_hbs(signer.sign(as_bytes(msg)), "sign");
+      index = s.index;
+      signature = std::move(s.signature);
+    } else if (is_xmss) {
       if (so.align_subtree) throw Exit{kExitUsage, "--align-subtree: HSS keys only"};
       auto signer = take_hbs(xmss::StatefulSigner::open(take_hbs(xmss::PrivateKey::parse(raw.span()), so.key), state,
                                                         so.block),
@@ -249,6 +271,69 @@ void register_hbs(CLI::App& app) {
     io::write_output(ex.out, text, io::Output{false, ex.force});
   });
 
+  // ---- export-subtree: a delegated key for whole level-1 subtrees (docs/lms.md, "HSS subtrees")
+  struct ExportSubtreeOpts {
+    std::string key, state, subtrees, out, delegate_state;
+  };
+  static ExportSubtreeOpts es;
+  auto* exsub = hbs->add_subcommand(
+      "export-subtree",
+      "HSS: export level-1 subtrees A..B-1 as a delegated signer key without the top SEED; "
+      "their indices are burnt in this key's state first");
+  exsub->add_option("--key", es.key, "the full HSS private key file")->required();
+  exsub->add_option("--state", es.state, "the key's state file (default: <key>.state); the range is reserved there");
+  exsub->add_option("--subtrees", es.subtrees,
+                    "A:B, level-1 subtrees A (inclusive) to B (exclusive); subtree q holds indices "
+                    "q*S .. (q+1)*S-1, S the product of 2^h of the lower levels")
+      ->required();
+  exsub->add_option("-o,--out", es.out, "delegated key file, created mode 0600 (refuses to overwrite)")->required();
+  exsub->add_option("--delegate-state", es.delegate_state,
+                    "the delegated key's own state file (default: <out>.state; refuses to overwrite)");
+  exsub->callback([] {
+    if (es.out == "-") throw Exit{kExitUsage, "-o: the delegated key needs a file next to its state"};
+    const auto colon = es.subtrees.find(':');
+    std::uint64_t a = 0, b = 0;
+    auto num = [](const std::string& t, std::uint64_t& v) {
+      if (t.empty() || t.size() > 10) return false;
+      v = 0;
+      for (char c : t) {
+        if (c < '0' || c > '9') return false;
+        v = v * 10 + static_cast<std::uint64_t>(c - '0');
+      }
+      return v <= 0xFFFFFFFFu;
+    };
+    if (colon == std::string::npos || !num(es.subtrees.substr(0, colon), a) || !num(es.subtrees.substr(colon + 1), b))
+      throw Exit{kExitUsage, "--subtrees: expected A:B (decimal, A < B)"};
+    io::refuse_existing(es.out, false);
+    const std::string dstate = state_path_for(es.delegate_state, es.out);
+    io::refuse_existing(dstate, false);
+    io::refuse_existing(dstate + ".log", false);
+    HbsKeyFile kind = HbsKeyFile::hss;
+    const SecretBytes raw = load_private_key_bytes(es.key, kind);
+    if (kind != HbsKeyFile::hss) throw Exit{kExitUsage, es.key + ": export-subtree needs a full HSS private key"};
+    auto key = take_hbs(lms::HssPrivateKey::parse(raw.span()), es.key);
+    const std::string state = state_path_for(es.state, es.key);
+    // The public key comes from the top tree (its cache beside the state); the state is opened
+    // by it, so a state of another key is refused before anything is reserved.
+    const bytes pub = [&] {
+      auto k2 = take_hbs(lms::HssPrivateKey::parse(raw.span()), es.key);
+      return take_hbs(lms::HssSigner::create(std::move(k2), 0, state + ".tree"), "export-subtree").public_key();
+    }();
+    auto store = take_hbs(lms::StateStore::open(state, pub), "state");
+    auto del = take_hbs(lms::export_subtrees(key, store, static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b),
+                                             0, state + ".tree"),
+                        "export-subtree");
+    check_hbs(lms::StatefulSigner::create_delegate_state(del, dstate), "delegate state");
+    const SecretBytes enc = del.serialize();
+    std::string text = std::string(kDelegateKeyHeader) + secret_base64url_encode(enc.span()) + "\n";
+    io::write_output(es.out, text, io::Output{true, false});
+    secure_zero(text.data(), text.size());
+    std::cout << "subtrees " << del.first_subtree() << " " << del.end_subtree() << "\nindices " << del.first_index()
+              << " " << del.end_index() << "\n";
+    std::cerr << "delegated key " << es.out << " (" << (del.end_index() - del.first_index())
+              << " signatures); its state " << dstate << "; burnt in " << state << "\n";
+  });
+
   // ---- verify
   struct VerifyOpts {
     std::string pub, sig, in = "-", format = "hex", family = "lms";
@@ -276,15 +361,29 @@ void register_hbs(CLI::App& app) {
 
   // ---- status
   struct StatusOpts {
-    std::string pub, state, lease_store;
+    std::string pub, state, lease_store, key;
   };
   static StatusOpts st;
   auto* status = hbs->add_subcommand("status", "show a key's state: signatures left, reservation, rollback check");
-  status->add_option("--pub", st.pub, "public key file (hex)")->required();
+  status->add_option("--pub", st.pub, "public key file (hex); or --key");
+  status->add_option("--key", st.key,
+                     "a delegated key file (hbs export-subtree): its state is keyed by the delegate, not by --pub");
   status->add_option("--state", st.state, "state file")->required();
   status->add_option("--lease-store", st.lease_store, "also show the key's row in this lease store (fleet mode)");
   status->callback([] {
-    const bytes pk = decode_text(io::read_file(st.pub, 1 << 16), "hex", st.pub);
+    if (st.pub.empty() == st.key.empty()) throw Exit{kExitUsage, "status: give --pub or (a delegated key) --key"};
+    bytes pk;
+    if (!st.key.empty()) {
+      HbsKeyFile kind = HbsKeyFile::hss;
+      const SecretBytes raw = load_private_key_bytes(st.key, kind);
+      if (kind != HbsKeyFile::delegated) throw Exit{kExitUsage, st.key + ": --key takes a delegated key; use --pub"};
+      auto del = take_hbs(lms::DelegatedKey::parse(raw.span()), st.key);
+      pk = del.state_identity();
+      std::cout << "delegated subtrees " << del.first_subtree() << " " << del.end_subtree() << "\nindices "
+                << del.first_index() << " " << del.end_index() << "\n";
+    } else {
+      pk = decode_text(io::read_file(st.pub, 1 << 16), "hex", st.pub);
+    }
     auto store = take_hbs(lms::StateStore::open(st.state, pk), "state");
     auto inf = take_hbs(store.info(), "state");
     std::cout << "key " << inf.key_id << "\nlimit " << inf.limit << "\nreserved " << inf.reserved_end << "\nremaining "

@@ -129,6 +129,63 @@ class HssPrivateKey {
   SecretBytes seed_;
 };
 
+/// A delegated signer key (docs/lms.md, "HSS subtrees"): what signing inside a range of whole
+/// level-1 subtrees [first_subtree, end_subtree) of an HSS key (L >= 2) needs, and nothing more.
+/// For each subtree q it holds the level-1 tree's own I and SEED (derived from the top tree
+/// exactly as the full key derives them, so its signatures are the full key's byte for byte), that
+/// tree's LMS public key and the top tree's LMS signature of it (one top-level one-time key per
+/// subtree, made at export time); plus the level parameters, the HSS public key and the range.
+/// It never holds the top SEED, from which every other subtree could be derived.
+/// Made by export_subtrees() (below). Move-only; the SEEDs live in wiped memory.
+class DelegatedKey {
+ public:
+  struct Subtree {
+    std::array<std::uint8_t, kIdBytes> id{};  ///< the level-1 tree's I
+    SecretBytes seed;                          ///< the level-1 tree's SEED (m bytes)
+    bytes public_key;                          ///< its LMS public key (RFC 8554 §5.3)
+    bytes top_signature;                       ///< the top tree's LMS signature of public_key, leaf q
+  };
+  /// Limits of the encoding: at most this many subtrees, and this many bytes.
+  static constexpr std::uint32_t kMaxSubtrees = 4096;
+  static constexpr std::size_t kMaxEncodedBytes = std::size_t{32} << 20;
+
+  /// Our encoding, version 1 (big-endian): "PQHSSDK1" || u32str(L) || L x (u32str(lms) ||
+  /// u32str(ots)) || HSS public key || u32str(first_subtree) || u32str(end_subtree) || per subtree
+  /// (I || SEED || LMS public key || top LMS signature) || SHA-256 of everything before.
+  /// parse() checks all of it (types, lengths, range, checksum, each top signature against the HSS
+  /// public key, each subtree's public key naming its I); a malformed input is a typed error.
+  SecretBytes serialize() const;
+  static Result<DelegatedKey> parse(byte_span encoded);
+
+  const std::vector<Level>& levels() const noexcept { return levels_; }
+  /// The HSS public key (RFC 8554 §6.1) the delegate's signatures verify under.
+  const bytes& public_key() const noexcept { return pub_; }
+  std::uint32_t first_subtree() const noexcept { return first_; }
+  std::uint32_t end_subtree() const noexcept { return end_; }
+  /// The global HSS indices the delegate may sign: [first_subtree, end_subtree) x hss_subtree_size.
+  std::uint64_t first_index() const noexcept;
+  std::uint64_t end_index() const noexcept;
+  /// The public bytes the delegate's state file is keyed by ("PQHSSDID" || HSS public key ||
+  /// u32str(first) || u32str(end)): a state of the full key or of another range is refused.
+  bytes state_identity() const;
+  /// The material of level-1 subtree q, or nullptr when q is outside the range.
+  const Subtree* subtree(std::uint64_t q) const noexcept;
+
+  DelegatedKey(DelegatedKey&&) noexcept = default;
+  DelegatedKey& operator=(DelegatedKey&&) noexcept = default;
+  DelegatedKey(const DelegatedKey&) = delete;
+  DelegatedKey& operator=(const DelegatedKey&) = delete;
+  ~DelegatedKey() = default;
+
+ private:
+  friend class DelegatedKeyBuilder;
+  DelegatedKey() = default;
+  std::vector<Level> levels_;
+  bytes pub_;
+  std::uint32_t first_ = 0, end_ = 0;
+  std::vector<Subtree> subs_;
+};
+
 namespace detail {
 struct SignerCache;
 }
@@ -146,6 +203,9 @@ class HssSigner {
   /// rewritten when missing or not this key's), so that a restart of a tall tree costs one
   /// subtree of height ≤ 10 instead of 2^h0 one-time keys. Empty: no cache.
   static Result<HssSigner> create(HssPrivateKey key, unsigned threads = 0, const std::string& tree_cache = "");
+  /// A signer holding only a delegated key's subtrees: sign_at() outside [first_index, end_index)
+  /// is refused with Errc::policy (it has no material there).
+  static Result<HssSigner> create(DelegatedKey key, unsigned threads = 0);
   /// RFC 8554 §6.1: u32str(L) || pub[0].
   const bytes& public_key() const noexcept;
   std::uint64_t max_signatures() const noexcept;
@@ -236,7 +296,9 @@ struct AuditReport {
 class StateStore {
  public:
   /// Creates a new state file (refuses to overwrite one) for the public key; limit = signatures.
-  static Status create(const std::string& state_path, byte_span hss_public_key, std::uint64_t limit);
+  /// `first` (a delegated key's first index): the new state counts indices below it as used.
+  static Status create(const std::string& state_path, byte_span hss_public_key, std::uint64_t limit,
+                       std::uint64_t first = 0);
   /// Opens and checks a state file for this public key (and its log: rollback check).
   static Result<StateStore> open(const std::string& state_path, byte_span hss_public_key);
   /// Reserves up to `count` indices (fewer at the end of the key), persisted (synced) before
@@ -253,6 +315,11 @@ class StateStore {
   /// other signers.
   Result<Reservation> reserve_lease(LeaseSource& source, const std::string& signer, std::uint64_t count,
                                     std::uint64_t align = 1);
+  /// Subtree export: reserves exactly [first, end) for a delegate, persisted like reserve() (state
+  /// file and R line) before it returns; the indices between the old reserved end and `first` are
+  /// given up too (the state is a high-water mark). Refused with Errc::policy when `first` is below
+  /// the reserved end (those indices may have been used here) or the state is a fleet member.
+  Result<Reservation> reserve_range(std::uint64_t first, std::uint64_t end);
   /// Marks the state as a fleet member before its first lease (`hbs fleet-init`, `fleet-join`).
   Status join_fleet();
   /// Appends (index, SHA-256(message)) to the audit log and syncs it.
@@ -263,6 +330,7 @@ class StateStore {
   /// disjoint.
   Result<AuditReport> audit();
   const std::string& path() const noexcept { return path_; }
+  const std::string& key_id_hex() const noexcept { return key_id_; }
 
   /// Test hook: called with a step name at each step of reservation and signing (see
   /// tests/lms/state_test.cpp, which kills the process there).
@@ -291,6 +359,12 @@ class StatefulSigner {
     std::uint64_t index;
     bytes signature;
   };
+  /// A delegated key's signer: its own state file (StatefulSigner::create_delegate_state), keyed
+  /// by the delegate's state_identity(), counting global indices inside its range only.
+  static Result<StatefulSigner> open(DelegatedKey key, const std::string& state_path, std::uint64_t block = 64,
+                                     unsigned threads = 0);
+  /// Creates a delegated key's state file: limit end_index(), everything below first_index() used.
+  static Status create_delegate_state(const DelegatedKey& key, const std::string& state_path);
   Result<Signed> sign(byte_span message);
   const bytes& public_key() const noexcept { return signer_.public_key(); }
   Reservation current() const noexcept { return cur_; }
@@ -316,6 +390,19 @@ class StatefulSigner {
   std::string lease_signer_;
   std::uint64_t lease_align_ = 1;
 };
+
+/// Exports level-1 subtrees [first_subtree, end_subtree) of an HSS key (L >= 2) as a DelegatedKey
+/// (docs/lms.md, "HSS subtrees"). `parent` is the key's own state: the subtrees' indices are
+/// reserved there (StateStore::reserve_range, synced, before any top-level one-time key signs),
+/// so the parent can never sign them; then each subtree's public key is signed by the top tree at
+/// leaf q (top one-time keys first_subtree .. end_subtree-1, one message each). A crash at any
+/// point leaves the indices burnt in the parent, never usable by both. Errors: Errc::invalid_argument
+/// (L < 2, an empty or too large range, past the top tree), Errc::policy (indices already reserved
+/// in the parent, or a fleet state), Errc::state_rejected (a state of another key), Errc::io.
+/// tree_cache: the parent's top-tree cache file (HssSigner::create), optional.
+Result<DelegatedKey> export_subtrees(const HssPrivateKey& key, StateStore& parent, std::uint32_t first_subtree,
+                                     std::uint32_t end_subtree, unsigned threads = 0,
+                                     const std::string& tree_cache = "");
 
 /// Hex SHA-256 of a public key (the key id in state files and logs).
 std::string key_id(byte_span public_key);

@@ -643,6 +643,10 @@ struct SignerCache {
   bytes hss_pub;
   std::uint64_t max = 0;
   unsigned threads = 0;
+  // A delegated key (docs/lms.md, "HSS subtrees"): no top tree; level-1 trees and their top
+  // signatures come from it, and only indices in [first, max) can be signed.
+  std::unique_ptr<DelegatedKey> delegated;
+  std::uint64_t first = 0;
 };
 }  // namespace detail
 
@@ -684,11 +688,36 @@ Result<HssSigner> HssSigner::create(HssPrivateKey key, unsigned threads, const s
   return s;
 }
 
+Result<HssSigner> HssSigner::create(DelegatedKey key, unsigned threads) {
+  HssSigner s;
+  s.c_ = std::make_unique<SignerCache>();
+  auto& c = *s.c_;
+  c.levels = key.levels();
+  c.threads = threads;
+  c.first = key.first_index();
+  c.max = key.end_index();
+  const std::size_t L = c.levels.size();
+  if (L < 2) return Error{Errc::invalid_argument, "hss: a delegated key needs at least two levels"};
+  c.trees.resize(L);
+  c.tree_id.assign(L, ~std::uint64_t{0});
+  c.child_sig.resize(L - 1);
+  c.shift.assign(L, 0);
+  for (std::size_t i = L; i-- > 1;) c.shift[i - 1] = c.shift[i] + c.levels[i].lms->h;
+  c.hss_pub = key.public_key();
+  c.delegated = std::make_unique<DelegatedKey>(std::move(key));
+  return s;
+}
+
 const bytes& HssSigner::public_key() const noexcept { return c_->hss_pub; }
 std::uint64_t HssSigner::max_signatures() const noexcept { return c_->max; }
 
 Result<bytes> HssSigner::sign_at(std::uint64_t index, byte_span message) {
   auto& c = *c_;
+  if (c.delegated && (index < c.first || index >= c.max))
+    return Error{Errc::policy, "hss: index " + std::to_string(index) + " is outside the delegated subtrees [" +
+                                   std::to_string(c.delegated->first_subtree()) + ", " +
+                                   std::to_string(c.delegated->end_subtree()) +
+                                   ") — this key holds no material for it"};
   if (index >= c.max) return Error{Errc::key_exhausted, "hss: index beyond the key's last signature"};
   const std::size_t L = c.levels.size();
   // RFC 8554 §6.1/§6.2: make sure the tree of every level is the one on index's path; a lower
@@ -696,6 +725,24 @@ Result<bytes> HssSigner::sign_at(std::uint64_t index, byte_span message) {
   for (std::size_t i = 1; i < L; ++i) {
     const std::uint64_t id = index >> (c.shift[i - 1]);  // identifies tree i (parent id and leaf)
     if (c.tree_id[i] == id) continue;
+    if (i == 1 && c.delegated) {
+      // The level-1 tree from the delegated material (its I and SEED are the ones derive_child
+      // gives the full key), signed by the top tree at export time.
+      const DelegatedKey::Subtree* d = c.delegated->subtree(id);
+      if (!d) return Error{Errc::internal, "hss: delegated subtree missing"};
+      Tree& t = c.trees[1];
+      t.lv = c.levels[1];
+      t.I = d->id;
+      t.seed = d->seed.clone();
+      t.build(c.threads);
+      if (t.pub != d->public_key)
+        return Error{Errc::state_rejected, "hss: the delegated key's SEED for subtree " + std::to_string(id) +
+                                               " does not give its signed public key (corrupt key)"};
+      c.child_sig[0] = d->top_signature;
+      c.tree_id[1] = id;
+      for (std::size_t j = 2; j < L; ++j) c.tree_id[j] = ~std::uint64_t{0};
+      continue;
+    }
     Tree& parent = c.trees[i - 1];
     const auto q = static_cast<std::uint32_t>(id & ((std::uint64_t{1} << c.levels[i - 1].lms->h) - 1));
     Tree& t = c.trees[i];

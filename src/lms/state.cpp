@@ -318,7 +318,8 @@ std::string key_id(byte_span public_key) { return to_hex(hash::sha256(public_key
 void StateStore::set_step_hook(StepHook hook) noexcept { g_hook.store(hook); }
 void StateStore::run_step_hook(const char* name) noexcept { step(name); }
 
-Status StateStore::create(const std::string& path, byte_span pub, std::uint64_t limit) {
+Status StateStore::create(const std::string& path, byte_span pub, std::uint64_t limit, std::uint64_t first) {
+  if (first > limit) return Error{Errc::invalid_argument, "hbs state: first index beyond the limit"};
   FileLock lock(path);
   if (auto st = lock.status(); !st) return st;
   struct stat sb{};
@@ -329,6 +330,7 @@ Status StateStore::create(const std::string& path, byte_span pub, std::uint64_t 
   StateInfo s;
   s.key_id = key_id(pub);
   s.limit = limit;
+  s.reserved_end = first;  // a delegate: the indices below its range are never its own
   if (auto st = append_line(path + ".log", "K " + s.key_id + "\n"); !st) return st;
   return write_state(path, s);
 }
@@ -450,6 +452,29 @@ Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::st
   return r;
 }
 
+Result<Reservation> StateStore::reserve_range(std::uint64_t first, std::uint64_t end) {
+  if (first >= end) return Error{Errc::invalid_argument, "hbs state: reserve an empty range"};
+  FileLock lock(path_);
+  if (auto l = lock.status(); !l) return l.error();
+  step("reserve:locked");
+  bool fleet = false;
+  auto s = load_checked(path_, key_id_, &fleet);
+  if (!s) return s.error();
+  if (fleet)
+    return Error{Errc::policy, "hbs state: " + path_ +
+                                   " takes its indices from a fleet lease store (its log says F): it cannot give a "
+                                   "range away locally"};
+  if (end > s->limit) return Error{Errc::invalid_argument, "hbs state: range past the key's last index"};
+  if (first < s->reserved_end)
+    return Error{Errc::policy, "hbs state: [" + std::to_string(first) + ", " + std::to_string(end) +
+                                   ") starts below " + path_ + "'s reserved end " + std::to_string(s->reserved_end) +
+                                   " (those indices may have been used here)"};
+  const Reservation r{first, end};
+  if (auto c = commit_reservation(path_, *s, r); !c) return c.error();
+  step("reserve:logged");
+  return r;
+}
+
 Status StateStore::join_fleet() {
   FileLock lock(path_);
   if (auto l = lock.status(); !l) return l;
@@ -477,6 +502,25 @@ Result<StatefulSigner> StatefulSigner::open(HssPrivateKey key, const std::string
   if (!inf) return inf.error();
   if (inf->limit != limit) return Error{Errc::state_rejected, "hbs state: limit does not match the key"};
   return StatefulSigner(std::move(*signer), std::move(*st), block);
+}
+
+Result<StatefulSigner> StatefulSigner::open(DelegatedKey key, const std::string& state_path, std::uint64_t block,
+                                            unsigned threads) {
+  if (block == 0) return Error{Errc::invalid_argument, "hbs: reservation block must be at least 1"};
+  const std::uint64_t limit = key.end_index();
+  const bytes identity = key.state_identity();
+  auto signer = HssSigner::create(std::move(key), threads);
+  if (!signer) return signer.error();
+  auto st = StateStore::open(state_path, identity);
+  if (!st) return st.error();
+  auto inf = st->info();
+  if (!inf) return inf.error();
+  if (inf->limit != limit) return Error{Errc::state_rejected, "hbs state: limit does not match the delegated key"};
+  return StatefulSigner(std::move(*signer), std::move(*st), block);
+}
+
+Status StatefulSigner::create_delegate_state(const DelegatedKey& key, const std::string& state_path) {
+  return StateStore::create(state_path, key.state_identity(), key.end_index(), key.first_index());
 }
 
 Result<StatefulSigner::Signed> StatefulSigner::sign(byte_span message) {
