@@ -64,7 +64,9 @@ lms::DelegatedKey make_delegate(const fs::path& parent_state, std::uint32_t a, s
                                 const char* spec = kDelegateSpec) {
   const bytes pk = delegate_public_key(spec);
   auto key = delegate_test_key(spec);
-  if (!fs::exists(parent_state)) EXPECT_TRUE(lms::StateStore::create(parent_state.string(), pk, key.max_signatures()).ok());
+  if (!fs::exists(parent_state)) {
+    EXPECT_TRUE(lms::StateStore::create(parent_state.string(), pk, key.max_signatures()).ok());
+  }
   auto store = lms::StateStore::open(parent_state.string(), pk);
   EXPECT_TRUE(store.ok());
   auto d = lms::export_subtrees(key, *store, a, b, 1);
@@ -361,7 +363,9 @@ TEST(LmsDelegate, KillDuringExportNeverGivesAnIndexToBoth) {
     // The parent's reservation is either not durable (nothing changed) or covers the range.
     EXPECT_TRUE(inf->reserved_end <= 64 || inf->reserved_end >= 128) << "run " << k << ": " << inf->reserved_end;
     const bool have_delegate = fs::exists(dk);
-    if (have_delegate) EXPECT_GE(inf->reserved_end, 128u) << "run " << k << ": a delegate exists, the parent can sign its range";
+    if (have_delegate) {
+      EXPECT_GE(inf->reserved_end, 128u) << "run " << k << ": a delegate exists, the parent can sign its range";
+    }
     // Both sign what they can; no index twice, all verify.
     std::set<std::uint64_t> used;
     auto parent = lms::StatefulSigner::open(delegate_test_key(), ps.string(), 1, 1);
@@ -388,7 +392,9 @@ TEST(LmsDelegate, KillDuringExportNeverGivesAnIndexToBoth) {
     }
     // And nothing the parent can still reserve overlaps the delegate's range when it exists.
     auto rest = store->reserve(2000);
-    if (rest.ok() && have_delegate) EXPECT_GE(rest->first, 128u);
+    if (rest.ok() && have_delegate) {
+      EXPECT_GE(rest->first, 128u);
+    }
   }
   lms::StateStore::set_step_hook(nullptr);
   EXPECT_GT(killed, 5);
