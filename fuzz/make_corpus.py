@@ -228,4 +228,18 @@ try:
                               '--not-before', '1767225600'), 'ml-dsa-44-gen0')
 except (OSError, subprocess.CalledProcessError) as e:
     print('pqsig CLI not usable (' + str(e) + '): workload / key_record seeds not regenerated', file=sys.stderr)
+
+# ---- hbs_delegate: delegated HSS keys (hbs export-subtree), the binary encoding under the file's header
+try:
+    with tempfile.TemporaryDirectory() as d:
+        for alg, rng, name in (('hss-sha256-m24-h5-w4-h5-w4', '1:2', 'sha256_m24_h5w4_h5w4_1_2.bin'),
+                               ('hss-shake-m32-h5-w1-h5-w1', '30:32', 'shake_m32_h5w1_h5w1_30_32.bin')):
+            k, o = os.path.join(d, name + '.hss'), os.path.join(d, name + '.del')
+            cli('hbs', 'keygen', '--alg', alg, '-o', k, '--pub', k + '.pub')
+            cli('hbs', 'export-subtree', '--key', k, '--subtrees', rng, '-o', o)
+            with open(o) as f:
+                t = f.read().split('\n', 1)[1].strip()
+            put('hbs_delegate', base64.urlsafe_b64decode(t + '=' * (-len(t) % 4)), name)
+except (OSError, subprocess.CalledProcessError) as e:
+    print('pqsig CLI not usable (' + str(e) + '): hbs_delegate seeds not regenerated', file=sys.stderr)
 print('corpus written under', os.path.join(HERE, 'corpus'))
