@@ -17,7 +17,7 @@
 //       HSS: a delegated key holding level-1 subtrees [A, B) only (no top SEED); their indices are burnt in
 //       the key's state first; `hbs sign --key delegate.hss` signs with it in its own state
 //   pqsig hbs reserve --pub key.pub --state FILE --count N   reserve (burn) N indices, print the range
-//   pqsig hbs audit --pub key.pub --state FILE       audit log: no index twice, each inside a reservation
+//   pqsig hbs audit --pub key.pub|--key delegate --state FILE   audit log: no index twice, each inside a reservation
 //   pqsig hbs fleet-init --pub key.pub --state FILE --lease-store postgresql://...   register the key in the store
 //   pqsig hbs fleet-join --pub key.pub --state NEW --lease-store postgresql://...    another machine's state file
 //   sign / reserve / status --lease-store URL [--signer NAME] [--align-subtree]: fleet mode, indices leased
@@ -102,6 +102,21 @@ std::string state_path_for(const std::string& state, const std::string& key) {
 
 std::shared_ptr<client::PgLeaseSource> open_lease_store(const std::string& url) {
   return take_hbs(client::PgLeaseSource::open(url), "--lease-store");
+}
+
+// What a state file is keyed by: the HSS public key (--pub), or a delegated key's identity (--key;
+// its range is printed when `show`).
+bytes state_key_for(const std::string& pub, const std::string& key, bool show) {
+  if (pub.empty() == key.empty()) throw Exit{kExitUsage, "give --pub or (a delegated key) --key"};
+  if (key.empty()) return decode_text(io::read_file(pub, 1 << 16), "hex", pub);
+  HbsKeyFile kind = HbsKeyFile::hss;
+  const SecretBytes raw = load_private_key_bytes(key, kind);
+  if (kind != HbsKeyFile::delegated) throw Exit{kExitUsage, key + ": --key takes a delegated key; use --pub"};
+  auto del = take_hbs(lms::DelegatedKey::parse(raw.span()), key);
+  if (show)
+    std::cout << "delegated subtrees " << del.first_subtree() << " " << del.end_subtree() << "\nindices "
+              << del.first_index() << " " << del.end_index() << "\n";
+  return del.state_identity();
 }
 
 constexpr const char* kLeaseStoreHelp =
@@ -371,19 +386,7 @@ void register_hbs(CLI::App& app) {
   status->add_option("--state", st.state, "state file")->required();
   status->add_option("--lease-store", st.lease_store, "also show the key's row in this lease store (fleet mode)");
   status->callback([] {
-    if (st.pub.empty() == st.key.empty()) throw Exit{kExitUsage, "status: give --pub or (a delegated key) --key"};
-    bytes pk;
-    if (!st.key.empty()) {
-      HbsKeyFile kind = HbsKeyFile::hss;
-      const SecretBytes raw = load_private_key_bytes(st.key, kind);
-      if (kind != HbsKeyFile::delegated) throw Exit{kExitUsage, st.key + ": --key takes a delegated key; use --pub"};
-      auto del = take_hbs(lms::DelegatedKey::parse(raw.span()), st.key);
-      pk = del.state_identity();
-      std::cout << "delegated subtrees " << del.first_subtree() << " " << del.end_subtree() << "\nindices "
-                << del.first_index() << " " << del.end_index() << "\n";
-    } else {
-      pk = decode_text(io::read_file(st.pub, 1 << 16), "hex", st.pub);
-    }
+    const bytes pk = state_key_for(st.pub, st.key, true);
     auto store = take_hbs(lms::StateStore::open(st.state, pk), "state");
     auto inf = take_hbs(store.info(), "state");
     std::cout << "key " << inf.key_id << "\nlimit " << inf.limit << "\nreserved " << inf.reserved_end << "\nremaining "
@@ -460,10 +463,11 @@ void register_hbs(CLI::App& app) {
   // ---- audit
   static StatusOpts au;
   auto* audit = hbs->add_subcommand("audit", "check the audit log: no index signed twice, each inside a reservation (exit 1 if not)");
-  audit->add_option("--pub", au.pub, "public key file (hex)")->required();
+  audit->add_option("--pub", au.pub, "public key file (hex); or --key");
+  audit->add_option("--key", au.key, "a delegated key file (hbs export-subtree): audit its own state");
   audit->add_option("--state", au.state, "state file")->required();
   audit->callback([] {
-    const bytes pk = decode_text(io::read_file(au.pub, 1 << 16), "hex", au.pub);
+    const bytes pk = state_key_for(au.pub, au.key, false);
     auto store = take_hbs(lms::StateStore::open(au.state, pk), "state");
     auto r = take_hbs(store.audit(), "audit");
     std::cout << "signatures " << r.signatures << "\nreservations " << r.reservations << "\nreused " << r.reused.size()

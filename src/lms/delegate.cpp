@@ -175,6 +175,11 @@ Result<DelegatedKey> export_subtrees(const HssPrivateKey& key, StateStore& paren
   if (b - a > DelegatedKey::kMaxSubtrees)
     return Error{Errc::invalid_argument,
                  "hss export: at most " + std::to_string(DelegatedKey::kMaxSubtrees) + " subtrees per delegated key"};
+  const std::size_t encoded = 8 + 4 + 8 * levels.size() + hss_public_key_bytes(levels) + 8 +
+                              std::size_t{b - a} * delegate_subtree_bytes(levels) + 32;
+  if (encoded > DelegatedKey::kMaxEncodedBytes)
+    return Error{Errc::invalid_argument, "hss export: " + std::to_string(b - a) +
+                                             " subtrees of this key exceed the delegated key's size limit; export fewer"};
   // The top tree first (public work, nothing consumed yet): its public key names the key.
   Tree top;
   top.lv = levels[0];

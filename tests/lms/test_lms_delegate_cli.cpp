@@ -53,6 +53,11 @@ TEST(LmsCli, ExportSubtree) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_TRUE(r.out.find("delegated subtrees 3 5\nindices 96 160\n") != std::string::npos) << r.out;
   EXPECT_TRUE(r.out.find("remaining 0\n") != std::string::npos) << r.out;
+  r = run_pqsig(d, "hbs audit --key d.hss --state d.hss.state");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.find("signatures 4\n") != std::string::npos) << r.out;
+  EXPECT_EQ(run_pqsig(d, "hbs status --key k.hss --state d.hss.state").code, 2);  // --key: delegates only
+  EXPECT_EQ(run_pqsig(d, "hbs status --state d.hss.state").code, 2);
   // The delegate's state is not the full key's, nor the other way round.
   EXPECT_EQ(run_pqsig(d, "hbs status --pub k.pub --state d.hss.state").code, 2);
   EXPECT_EQ(run_pqsig(d, "hbs sign --key d.hss --state k.hss.state -i m -o y.sig").code, 2);
