@@ -339,6 +339,8 @@ Result<bytes> hss_from_cose_key(byte_span cbor, bytes* kid_out) {
         if (!h) return h.error();
         if (h->major != 4) return hbs_bad("COSE_Key: key_ops is not an array");
         if (h->arg > kMaxCoseKeyOps) return hbs_bad("COSE_Key: too many key_ops");
+        // RFC 8778 §3: key_ops, when present, includes verify (2) for verifying.
+        if (h->arg == 0) return Error{Errc::invalid_argument, "COSE_Key: key_ops present without verify (2) (RFC 8778 §3)"};
         for (std::uint64_t o = 0; o < h->arg; ++o) {
           auto op = r.integer("a key_ops entry");
           if (!op) return op.error();
