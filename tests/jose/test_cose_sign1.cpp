@@ -306,7 +306,7 @@ TEST(CoseSign1, HostileContainersGetTypedErrors) {
   EXPECT_EQ(parse_code(sign1_of("a101382d", "a0", "4178", sig)), Errc::invalid_encoding);     // protected not a bstr
   EXPECT_EQ(parse_code(sign1_of("45a101382d00", "a0", "4178", sig)), Errc::invalid_encoding); // bytes after the map
   EXPECT_EQ(parse_code(sign1_of("44a101382d", "80", "4178", sig)), Errc::invalid_encoding);   // unprotected an array
-  EXPECT_EQ(parse_code(sign1_of("44a101382d", "a10443616263", "4178", sig)), Errc::invalid_encoding);  // kid a tstr
+  EXPECT_EQ(parse_code(sign1_of("44a101382d", "a10463616263", "4178", sig)), Errc::invalid_encoding);  // kid a tstr
   // alg: missing, unprotected, another algorithm, text.
   EXPECT_EQ(parse_code(sign1_of("40", "a0", "4178", sig)), Errc::unknown_suite);
   EXPECT_EQ(parse_code(sign1_of("43a10300", "a0", "4178", sig)), Errc::unknown_suite);
