@@ -1,13 +1,14 @@
 // COSE_Sign1 with HSS/LMS (pqsig/cose.hpp): RFC 9052 §4.2 / §4.4 structures, RFC 8778 §3 algorithm
 // HSS-LMS (-46), RFC 8949 CBOR read strictly and bounded. The COSE_Key reader of jose/hbs.cpp
 // gives the key; the HSS signature and its verification are lms::StatefulSigner / lms::hss_verify.
-// File-local names carry a cose1_ prefix (unity builds put this file next to hbs.cpp's CBOR code).
+// CBOR through the one reader/writer of jose/cbor.hpp; file-local names carry a cose1_ prefix (unity builds).
 #include "pqsig/cose.hpp"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "jose/cbor.hpp"
 #include "pqsig/jose.hpp"
 
 namespace pqsig::cose {
@@ -17,72 +18,10 @@ namespace {
 Error cose1_bad(std::string m) { return Error{Errc::invalid_encoding, "COSE_Sign1: " + std::move(m)}; }
 Error cose1_long(std::string m) { return Error{Errc::invalid_length, "COSE_Sign1: " + std::move(m)}; }
 
-// ------------------------------------------------------------ writing (RFC 8949 §4.2.1 deterministic)
-
-void cose1_put_head(bytes& out, unsigned major, std::uint64_t v) {
-  const auto mt = static_cast<u8>(major << 5);
-  if (v < 24) {
-    out.push_back(static_cast<u8>(mt | v));
-    return;
-  }
-  int n = v <= 0xff ? 1 : v <= 0xffff ? 2 : v <= 0xffffffffu ? 4 : 8;
-  out.push_back(static_cast<u8>(mt | (n == 1 ? 24 : n == 2 ? 25 : n == 4 ? 26 : 27)));
-  for (int s = 8 * (n - 1); s >= 0; s -= 8) out.push_back(static_cast<u8>(v >> s));
-}
-void cose1_put_bstr(bytes& out, byte_span b) {
-  cose1_put_head(out, 2, b.size());
-  out.insert(out.end(), b.begin(), b.end());
-}
-void cose1_put_tstr(bytes& out, std::string_view s) {
-  cose1_put_head(out, 3, s.size());
-  out.insert(out.end(), s.begin(), s.end());
-}
+using jose::cbor::Reader;
 
 // {1: -46}: map(1), uint 1, nint 45 (0x38 0x2d).
 constexpr u8 kCose1ProtectedHss[] = {0xa1, 0x01, 0x38, 0x2d};
-
-// ------------------------------------------------------------ reading
-
-// RFC 3629 §4 well-formed UTF-8 (CBOR text strings, RFC 8949 §3.1 major type 3).
-bool cose1_utf8_ok(byte_span s) {
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const u8 c = s[i];
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    std::size_t n = 0;
-    std::uint32_t cp = 0;
-    if (c >= 0xc2 && c <= 0xdf) {
-      n = 1;
-      cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      n = 2;
-      cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      n = 3;
-      cp = c & 0x07;
-    } else {
-      return false;
-    }
-    if (s.size() - i - 1 < n) return false;
-    for (std::size_t k = 1; k <= n; ++k) {
-      if ((s[i + k] & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (s[i + k] & 0x3f);
-    }
-    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
-      return false;
-    i += n + 1;
-  }
-  return true;
-}
-
-struct Cose1Head {
-  unsigned major = 0;
-  unsigned ai = 0;
-  std::uint64_t arg = 0;
-};
 
 // A header label (RFC 9052 §3: label = int / tstr).
 struct Cose1Label {
@@ -93,118 +32,22 @@ struct Cose1Label {
   std::string str() const { return is_int ? std::to_string(i) : "\"" + s + "\""; }
 };
 
-class Cose1Reader {
- public:
-  Cose1Reader(byte_span in, const Limits& lim) : in_(in), lim_(lim) {}
-  bool empty() const { return pos_ == in_.size(); }
-
-  // RFC 8949 §3: initial byte + argument. Definite lengths only (no 31), no reserved 28..30, the
-  // argument in its shortest form (§4.2.1); simple values in one byte below 32 (§3.3).
-  Result<Cose1Head> head() {
-    if (pos_ >= in_.size()) return cose1_long("truncated");
-    const u8 ib = in_[pos_++];
-    Cose1Head h;
-    h.major = ib >> 5;
-    h.ai = ib & 0x1f;
-    if (h.ai < 24) {
-      h.arg = h.ai;
-      return h;
-    }
-    if (h.ai > 27) return cose1_bad("indefinite length or reserved additional information (RFC 8949 §3)");
-    const std::size_t n = std::size_t{1} << (h.ai - 24);
-    if (in_.size() - pos_ < n) return cose1_long("truncated");
-    for (std::size_t i = 0; i < n; ++i) h.arg = (h.arg << 8) | in_[pos_++];
-    if (h.major == 7) {
-      if (h.ai == 24 && h.arg < 32) return cose1_bad("simple value in two bytes (RFC 8949 §3.3)");
-      return h;  // floats: any width
-    }
-    const std::uint64_t min = n == 1 ? 24 : (std::uint64_t{1} << (8 * n / 2));
-    if (h.arg < min) return cose1_bad("an argument not in its shortest form (RFC 8949 §4.2.1)");
-    return h;
-  }
-
-  Result<byte_span> take(std::uint64_t n) {
-    if (n > in_.size() - pos_) return cose1_long("truncated string");
-    byte_span b = in_.subspan(pos_, static_cast<std::size_t>(n));
-    pos_ += static_cast<std::size_t>(n);
-    return b;
-  }
-
-  Result<byte_span> bstr(std::string_view what) {
-    auto h = head();
-    if (!h) return h.error();
-    if (h->major != 2) return cose1_bad(std::string(what) + " is not a byte string");
-    return take(h->arg);
-  }
-
-  Result<std::string> tstr_body(std::uint64_t n, std::string_view what) {
-    auto b = take(n);
-    if (!b) return b.error();
-    if (!cose1_utf8_ok(*b)) return cose1_bad(std::string(what) + " is not UTF-8");
-    return std::string(b->begin(), b->end());
-  }
-
-  static Result<std::int64_t> as_int(const Cose1Head& h, std::string_view what) {
-    if (h.major > 1) return cose1_bad(std::string(what) + " is not an integer");
-    if (h.arg > static_cast<std::uint64_t>(INT64_MAX)) return cose1_bad(std::string(what) + " is out of range");
-    return h.major == 0 ? static_cast<std::int64_t>(h.arg) : -1 - static_cast<std::int64_t>(h.arg);
-  }
-
-  Result<Cose1Label> label() {
-    auto h = head();
-    if (!h) return h.error();
-    Cose1Label l;
-    if (h->major == 3) {
-      auto s = tstr_body(h->arg, "a label");
-      if (!s) return s.error();
-      l.is_int = false;
-      l.s = std::move(*s);
-      return l;
-    }
-    auto i = as_int(*h, "a label");
-    if (!i) return Error{i.error().code, "COSE_Sign1: a header label is neither an int nor a text string"};
-    l.i = *i;
+Result<Cose1Label> cose1_label(Reader& r) {
+  auto h = r.head();
+  if (!h) return h.error();
+  Cose1Label l;
+  if (h->major == 3) {
+    auto s = r.tstr_body(h->arg, "a label");
+    if (!s) return s.error();
+    l.is_int = false;
+    l.s = std::move(*s);
     return l;
   }
-
-  // Skips one data item of any type (an unknown header parameter's value), nesting bounded.
-  Status skip(unsigned depth) {
-    if (depth > lim_.max_depth) return cose1_long("nested deeper than " + std::to_string(lim_.max_depth));
-    auto h = head();
-    if (!h) return h.error();
-    switch (h->major) {
-      case 0:
-      case 1:
-      case 7:
-        return {};
-      case 2: {
-        auto b = take(h->arg);
-        if (!b) return b.error();
-        return {};
-      }
-      case 3: {
-        auto s = tstr_body(h->arg, "a text string");
-        if (!s) return s.error();
-        return {};
-      }
-      case 4:
-      case 5: {
-        if (h->arg > lim_.max_items) return cose1_long("an array or map with more than " + std::to_string(lim_.max_items) + " entries");
-        const std::uint64_t n = h->major == 5 ? 2 * h->arg : h->arg;
-        for (std::uint64_t k = 0; k < n; ++k)
-          if (auto st = skip(depth + 1); !st) return st;
-        return {};
-      }
-      default:  // 6: tag + one item
-        return skip(depth + 1);
-    }
-  }
-
- private:
-  byte_span in_;
-  const Limits& lim_;
-  std::size_t pos_ = 0;
-};
+  auto i = r.as_int(*h, "a header label");
+  if (!i) return i.error();
+  l.i = *i;
+  return l;
+}
 
 struct Cose1Headers {
   std::vector<Cose1Label> labels;
@@ -221,14 +64,14 @@ struct Cose1Headers {
 // type-checked (alg int/tstr, crit non-empty array of labels in the protected bucket only,
 // content type uint/tstr, kid bstr); any other parameter's value is skipped (§3: unknown ones are
 // ignored unless listed in crit, which is checked after both buckets are read).
-Status cose1_read_headers(Cose1Reader& r, const Limits& lim, bool is_protected, Cose1Headers& h) {
+Status cose1_read_headers(Reader& r, const Limits& lim, bool is_protected, Cose1Headers& h) {
   const char* bucket = is_protected ? "protected header" : "unprotected header";
   auto m = r.head();
   if (!m) return m.error();
   if (m->major != 5) return cose1_bad(std::string(bucket) + " is not a map");
   if (m->arg > lim.max_items) return cose1_long(std::string(bucket) + ": more than " + std::to_string(lim.max_items) + " parameters");
   for (std::uint64_t k = 0; k < m->arg; ++k) {
-    auto l = r.label();
+    auto l = cose1_label(r);
     if (!l) return l.error();
     if (std::find(h.labels.begin(), h.labels.end(), *l) != h.labels.end())
       return cose1_bad(std::string(bucket) + ": label " + l->str() + " twice (RFC 9052 §3)");
@@ -246,7 +89,7 @@ Status cose1_read_headers(Cose1Reader& r, const Limits& lim, bool is_protected, 
           if (!s) return s.error();
           h.alg_text = std::move(*s);
         } else {
-          auto i = Cose1Reader::as_int(*v, "alg");
+          auto i = r.as_int(*v, "alg");
           if (!i) return i.error();
           h.alg = *i;
         }
@@ -259,7 +102,7 @@ Status cose1_read_headers(Cose1Reader& r, const Limits& lim, bool is_protected, 
         if (a->major != 4 || a->arg == 0) return cose1_bad("crit is not a non-empty array (RFC 9052 §3.1)");
         if (a->arg > lim.max_items) return cose1_long("crit: more than " + std::to_string(lim.max_items) + " labels");
         for (std::uint64_t c = 0; c < a->arg; ++c) {
-          auto cl = r.label();
+          auto cl = cose1_label(r);
           if (!cl) return cl.error();
           h.crit.push_back(std::move(*cl));
         }
@@ -318,11 +161,11 @@ Result<Verified1> cose1_verify(byte_span message, byte_span hss_public_key, cons
 bytes sig_structure1(byte_span protected_bstr, byte_span external_aad, byte_span payload) {
   bytes out;
   out.reserve(32 + protected_bstr.size() + external_aad.size() + payload.size());
-  cose1_put_head(out, 4, 4);
-  cose1_put_tstr(out, "Signature1");
-  cose1_put_bstr(out, protected_bstr);
-  cose1_put_bstr(out, external_aad);
-  cose1_put_bstr(out, payload);
+  jose::cbor::put_head(out, 4, 4);
+  jose::cbor::put_tstr(out, "Signature1");
+  jose::cbor::put_bstr(out, protected_bstr);
+  jose::cbor::put_bstr(out, external_aad);
+  jose::cbor::put_bstr(out, payload);
   return out;
 }
 
@@ -336,26 +179,26 @@ Result<Signed1> sign1_hss(lms::StatefulSigner& signer, byte_span payload, const 
   out.index = s->index;
   bytes& m = out.message;
   m.reserve(32 + opt.kid.size() + payload.size() + s->signature.size());
-  if (opt.tagged) cose1_put_head(m, 6, kTagCoseSign1);
-  cose1_put_head(m, 4, 4);
-  cose1_put_bstr(m, prot);
+  if (opt.tagged) jose::cbor::put_head(m, 6, kTagCoseSign1);
+  jose::cbor::put_head(m, 4, 4);
+  jose::cbor::put_bstr(m, prot);
   if (opt.kid.empty()) {
-    cose1_put_head(m, 5, 0);
+    jose::cbor::put_head(m, 5, 0);
   } else {
-    cose1_put_head(m, 5, 1);
-    cose1_put_head(m, 0, kHeaderKid);
-    cose1_put_bstr(m, opt.kid);
+    jose::cbor::put_head(m, 5, 1);
+    jose::cbor::put_head(m, 0, kHeaderKid);
+    jose::cbor::put_bstr(m, opt.kid);
   }
   if (opt.detached) m.push_back(0xf6);  // nil (RFC 9052 §4.1: detached content)
-  else cose1_put_bstr(m, payload);
-  cose1_put_bstr(m, s->signature);
+  else jose::cbor::put_bstr(m, payload);
+  jose::cbor::put_bstr(m, s->signature);
   return out;
 }
 
 Result<Sign1> parse_sign1(byte_span message, const Limits& lim) {
   if (message.size() > lim.max_message_bytes)
     return cose1_long(std::to_string(message.size()) + " bytes, over the limit of " + std::to_string(lim.max_message_bytes));
-  Cose1Reader r(message, lim);
+  Reader r(message, "COSE_Sign1", lim.max_depth, lim.max_items);
   Sign1 out;
   auto h = r.head();
   if (!h) return h.error();
@@ -375,7 +218,7 @@ Result<Sign1> parse_sign1(byte_span message, const Limits& lim) {
   out.protected_bstr.assign(prot->begin(), prot->end());
   Cose1Headers ph, uh;
   if (!prot->empty()) {
-    Cose1Reader pr(*prot, lim);
+    Reader pr(*prot, "COSE_Sign1", lim.max_depth, lim.max_items);
     if (auto st = cose1_read_headers(pr, lim, true, ph); !st) return st.error();
     if (!pr.empty()) return cose1_bad("bytes after the protected header map");
   }
