@@ -242,4 +242,27 @@ try:
             put('hbs_delegate', base64.urlsafe_b64decode(t + '=' * (-len(t) % 4)), name)
 except (OSError, subprocess.CalledProcessError) as e:
     print('pqsig CLI not usable (' + str(e) + '): hbs_delegate seeds not regenerated', file=sys.stderr)
+# ---- cose_sign1: COSE_Sign1 with HSS-LMS (RFC 9052, RFC 8778) made by `pqsig hbs sign-cose`
+# (byte 0: 1 raw key, 2 COSE_Key, each u16 length || key || message; 0 the draft example key)
+def _u16(b):
+    return bytes([len(b) >> 8, len(b) & 0xff]) + b
+try:
+    with tempfile.TemporaryDirectory() as d:
+        key, pubf, pl = os.path.join(d, 'k.hss'), os.path.join(d, 'k.pub'), os.path.join(d, 'pl')
+        with open(pl, 'wb') as f:
+            f.write(b'This is the content.')
+        cli('hbs', 'keygen', '--alg', 'lms-sha256-m32-h5-w8', '-o', key, '--pub', pubf)
+        with open(pubf) as f:
+            pk = bytes.fromhex(f.read().strip())
+        ck = cli('hbs', 'export', '--pub', pubf, '--form', 'cose')
+        m = cli('hbs', 'sign-cose', '--key', key, '-i', pl, '--kid', 'ItsBig')
+        dm = cli('hbs', 'sign-cose', '--key', key, '-i', pl, '--detached', '--untagged')
+        put('cose_sign1', b'\x01' + _u16(pk) + m, 'H5_W8_raw_key.cose')
+        put('cose_sign1', b'\x02' + _u16(ck) + m, 'H5_W8_cose_key.cose')
+        put('cose_sign1', b'\x01' + _u16(pk) + dm, 'H5_W8_detached.cose')
+        # the draft-ietf-cose-hash-sig example's container shape, alg -46, no signature
+        put('cose_sign1', b'\x00' + bytes.fromhex('d28444a101382da104464974734269675454686973206973207468652063'
+                                                   '6f6e74656e742e40'), 'example_shape.cose')
+except (OSError, subprocess.CalledProcessError) as e:
+    print('pqsig CLI not usable (' + str(e) + '): cose_sign1 seeds not regenerated', file=sys.stderr)
 print('corpus written under', os.path.join(HERE, 'corpus'))

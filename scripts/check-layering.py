@@ -64,6 +64,7 @@ OWNER = {
     "classical_suites.hpp": "suites",
     "client.hpp": "client",
     "common.hpp": "common",
+    "cose.hpp": "jose",
     "composite.hpp": "suites",
     "hash.hpp": "hash",
     "hbs_fleet.hpp": "client",

@@ -11,6 +11,9 @@
 //   pqsig hbs keygen --alg XMSS-SHA2_10_256 | XMSSMT-SHA2_20/2_256 ... (RFC 8391 / SP 800-208 names)
 //   pqsig hbs verify --pub key.pub --sig sig [-i msg|-] [--format hex|base64] [--family lms|xmss|xmssmt]
 //       exit 0 valid, 1 invalid
+//   pqsig hbs sign-cose --key key.hss [-i payload] [-o msg.cose] [--kid T|--kid-hex H] [--detached] [--untagged]
+//   pqsig hbs verify-cose --pub key.pub|--cose-key key.cose --msg msg.cose [--payload F] [-o payload]
+//       COSE_Sign1 with alg HSS-LMS (-46): RFC 9052 §4.2, RFC 8778 §3 (HSS keys only)
 //   pqsig hbs status --pub key.pub --state FILE      remaining signatures, reservation, checks
 //       (or --key FILE: a delegated key's own state is keyed by the delegate, not the public key)
 //   pqsig hbs export-subtree --key key.hss [--state FILE] --subtrees A:B -o delegate.hss [--delegate-state FILE]
@@ -29,6 +32,7 @@
 
 #include "commands.hpp"
 #include "io.hpp"
+#include "pqsig/cose.hpp"
 #include "pqsig/hbs_fleet.hpp"
 #include "pqsig/jose.hpp"
 #include "pqsig/lms.hpp"
@@ -125,11 +129,84 @@ constexpr const char* kLeaseStoreHelp =
 constexpr const char* kSignerHelp =
     "this signer's name in the lease store (default: <hostname>:<absolute state path>)";
 
+// ---- sign-cose / verify-cose: COSE_Sign1 with alg HSS-LMS (-46), RFC 9052 §4.2 + RFC 8778 §3
+// (pqsig/cose.hpp; docs/lms.md, "COSE_Sign1"). HSS keys only: no COSE (or JOSE) algorithm exists
+// for XMSS. Signing goes through lms::StatefulSigner like `hbs sign`.
+void register_hbs_cose(CLI::App* hbs) {
+  struct CoseSignOpts {
+    std::string key, state, in = "-", out, kid, kid_hex;
+    std::uint64_t block = 1;
+    bool detached = false, untagged = false;
+  };
+  static CoseSignOpts cs;
+  auto* sign = hbs->add_subcommand("sign-cose", "sign a payload into a COSE_Sign1 message (alg HSS-LMS, RFC 8778) at the next unused index");
+  sign->add_option("--key", cs.key, "HSS private key file")->required();
+  sign->add_option("--state", cs.state, "state file (default: <key>.state)");
+  sign->add_option("-i,--in", cs.in, "payload file (default: stdin)");
+  sign->add_option("-o,--out", cs.out, "COSE_Sign1 output, binary CBOR (default: stdout)");
+  sign->add_option("--kid", cs.kid, "key identifier for the unprotected header, as text bytes");
+  sign->add_option("--kid-hex", cs.kid_hex, "key identifier for the unprotected header, hex");
+  sign->add_option("--block", cs.block, "indices reserved per state write (default 1)");
+  sign->add_flag("--detached", cs.detached, "leave the payload out of the message (nil); the verifier supplies it");
+  sign->add_flag("--untagged", cs.untagged, "omit the COSE_Sign1 CBOR tag 18");
+  sign->callback([] {
+    io::refuse_existing(cs.out, false);
+    if (!cs.kid.empty() && !cs.kid_hex.empty()) throw Exit{kExitUsage, "--kid and --kid-hex: give one"};
+    const std::string payload = io::read_file(cs.in);
+    bool is_xmss = false;
+    const SecretBytes raw = load_private_key_bytes(cs.key, is_xmss);
+    if (is_xmss) throw Exit{kExitUsage, "sign-cose: no COSE algorithm is registered for XMSS (RFC 8778 covers HSS/LMS only)"};
+    cose::Sign1Options o;
+    o.kid = cs.kid_hex.empty() ? bytes(cs.kid.begin(), cs.kid.end()) : decode_text(cs.kid_hex, "hex", "--kid-hex");
+    o.detached = cs.detached;
+    o.tagged = !cs.untagged;
+    auto signer = take_hbs(lms::StatefulSigner::open(take_hbs(lms::HssPrivateKey::parse(raw.span()), cs.key),
+                                                     state_path_for(cs.state, cs.key), cs.block),
+                           "state");
+    auto s = take_hbs(cose::sign1_hss(signer, as_bytes(payload), o), "sign-cose");
+    io::write_output(cs.out, std::string_view(reinterpret_cast<const char*>(s.message.data()), s.message.size()),
+                     io::Output{false, false});
+    std::cerr << "index " << s.index << "\n";
+  });
+
+  struct CoseVerifyOpts {
+    std::string pub, cose_key, msg, payload, out;
+  };
+  static CoseVerifyOpts cv;
+  auto* verify = hbs->add_subcommand("verify-cose", "verify a COSE_Sign1 message with alg HSS-LMS (exit 0 valid, 1 invalid)");
+  verify->add_option("--pub", cv.pub, "HSS public key file (hex)");
+  verify->add_option("--cose-key", cv.cose_key, "HSS public key as an RFC 8778 COSE_Key file (binary, from hbs export --form cose)");
+  verify->add_option("--msg", cv.msg, "COSE_Sign1 message file (binary CBOR)")->required();
+  verify->add_option("--payload", cv.payload, "the payload file of a detached message");
+  verify->add_option("-o,--out", cv.out, "write the verified payload here");
+  verify->callback([] {
+    if (cv.pub.empty() == cv.cose_key.empty()) throw Exit{kExitUsage, "give --pub or --cose-key"};
+    io::refuse_existing(cv.out, false);
+    const std::string msg = io::read_file(cv.msg);
+    cose::VerifyOptions vo;
+    vo.limits.max_message_bytes = msg.size() > vo.limits.max_message_bytes ? msg.size() : vo.limits.max_message_bytes;
+    std::string detached;
+    if (!cv.payload.empty()) {
+      detached = io::read_file(cv.payload);
+      vo.detached_payload = as_bytes(detached);
+    }
+    auto v = cv.cose_key.empty()
+                 ? cose::verify1_hss(as_bytes(msg), decode_text(io::read_file(cv.pub, 1 << 16), "hex", cv.pub), vo)
+                 : cose::verify1_hss_cose_key(as_bytes(msg), as_bytes(io::read_file(cv.cose_key, 1 << 16)), vo);
+    if (!v) throw Exit{kExitInvalid, "invalid: " + v.error().what()};
+    if (!cv.out.empty())
+      io::write_output(cv.out, std::string_view(reinterpret_cast<const char*>(v->payload.data()), v->payload.size()),
+                       io::Output{false, false});
+    std::cout << "valid\n";
+  });
+}
+
 }  // namespace
 
 void register_hbs(CLI::App& app) {
   auto* hbs = app.add_subcommand("hbs", "stateful hash-based signatures (LMS / HSS, RFC 8554; XMSS / XMSS^MT, RFC 8391) with a crash-safe state file");
   hbs->require_subcommand(1);
+  register_hbs_cose(hbs);
 
   // ---- keygen
   struct KeygenOpts {

@@ -1,10 +1,11 @@
 // Stateful hash-based public keys in their container forms (pqsig/jose.hpp, "stateful hash-based
 // keys"): X.509 SPKI per RFC 9802 (HSS also RFC 9708), COSE_Key per RFC 8778, and pqsig's own
 // AKP-style JWK. One DER reader/writer (jose/der.hpp), one strict JSON reader
-// (jose/json_strict.hpp); the small deterministic-CBOR reader below reads COSE_Key only.
+// (jose/json_strict.hpp); one strict CBOR reader/writer (jose/cbor.hpp, shared with COSE_Sign1).
 #include <algorithm>
 #include <string>
 
+#include "jose/cbor.hpp"
 #include "jose/der.hpp"
 #include "jose/internal.hpp"
 #include "pqsig/lms.hpp"
@@ -45,86 +46,6 @@ Result<std::vector<lms::Level>> hss_levels_of(byte_span pk) {
                                            std::to_string(lms::hss_public_key_bytes(levels))};
   return levels;
 }
-
-// ------------------------------------------------------------ deterministic CBOR (RFC 8949)
-
-void cbor_head(bytes& out, unsigned major, std::uint64_t v) {
-  const auto mt = static_cast<u8>(major << 5);
-  if (v < 24) {
-    out.push_back(static_cast<u8>(mt | v));
-  } else if (v <= 0xff) {
-    out.push_back(mt | 24);
-    out.push_back(static_cast<u8>(v));
-  } else if (v <= 0xffff) {
-    out.push_back(mt | 25);
-    for (int s = 8; s >= 0; s -= 8) out.push_back(static_cast<u8>(v >> s));
-  } else if (v <= 0xffffffffu) {
-    out.push_back(mt | 26);
-    for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<u8>(v >> s));
-  } else {
-    out.push_back(mt | 27);
-    for (int s = 56; s >= 0; s -= 8) out.push_back(static_cast<u8>(v >> s));
-  }
-}
-void cbor_int(bytes& out, std::int64_t v) {
-  if (v >= 0) cbor_head(out, 0, static_cast<std::uint64_t>(v));
-  else cbor_head(out, 1, static_cast<std::uint64_t>(-(v + 1)));
-}
-void cbor_bstr(bytes& out, byte_span b) {
-  cbor_head(out, 2, b.size());
-  out.insert(out.end(), b.begin(), b.end());
-}
-
-struct CborHead {
-  unsigned major = 0;
-  std::uint64_t arg = 0;
-};
-// RFC 8949 §3 head with §4.2.1 "preferred serialization": the shortest argument form; no
-// indefinite lengths (31), no reserved values (28..30).
-class CoseCborReader {
- public:
-  explicit CoseCborReader(byte_span in) : in_(in) {}
-  bool empty() const { return pos_ == in_.size(); }
-  std::size_t pos() const { return pos_; }
-  Result<CborHead> head() {
-    if (pos_ >= in_.size()) return Error{Errc::invalid_length, "COSE_Key: truncated"};
-    const u8 ib = in_[pos_++];
-    CborHead h;
-    h.major = ib >> 5;
-    const unsigned ai = ib & 0x1f;
-    if (ai < 24) {
-      h.arg = ai;
-      return h;
-    }
-    if (ai > 27) return hbs_bad("COSE_Key: indefinite length or reserved additional information");
-    const std::size_t n = std::size_t{1} << (ai - 24);
-    if (in_.size() - pos_ < n) return Error{Errc::invalid_length, "COSE_Key: truncated"};
-    for (std::size_t i = 0; i < n; ++i) h.arg = (h.arg << 8) | in_[pos_++];
-    const std::uint64_t min = n == 1 ? 24 : (std::uint64_t{1} << (8 * n / 2));
-    if (h.arg < min) return hbs_bad("COSE_Key: not the shortest encoding (RFC 8949 §4.2.1)");
-    return h;
-  }
-  Result<std::int64_t> integer(std::string_view what) {
-    auto h = head();
-    if (!h) return h.error();
-    if (h->major > 1) return hbs_bad("COSE_Key: " + std::string(what) + " is not an integer");
-    if (h->arg > static_cast<std::uint64_t>(INT64_MAX)) return hbs_bad("COSE_Key: integer out of range");
-    return h->major == 0 ? static_cast<std::int64_t>(h->arg) : -1 - static_cast<std::int64_t>(h->arg);
-  }
-  Result<byte_span> bstr(std::string_view what) {
-    auto h = head();
-    if (!h) return h.error();
-    if (h->major != 2) return hbs_bad("COSE_Key: " + std::string(what) + " is not a byte string");
-    if (h->arg > in_.size() - pos_) return Error{Errc::invalid_length, "COSE_Key: truncated byte string"};
-    byte_span b = in_.subspan(pos_, static_cast<std::size_t>(h->arg));
-    pos_ += static_cast<std::size_t>(h->arg);
-    return b;
-  }
-
- private:
-  byte_span in_;
-  std::size_t pos_ = 0;
-};
 
 constexpr std::size_t kMaxCoseKeyBytes = 4096;
 constexpr std::uint64_t kMaxCoseKeyOps = 16;
@@ -282,23 +203,23 @@ Result<bytes> hss_to_cose_key(byte_span hss_public_key, byte_span kid) {
   HbsPublicKey k{HbsKind::hss, bytes(hss_public_key.begin(), hss_public_key.end())};
   if (auto st = check_hbs_public_key(k); !st) return st.error();
   bytes out;
-  cbor_head(out, 5, kid.empty() ? 3 : 4);
-  cbor_int(out, 1);
-  cbor_int(out, kCoseKtyHssLms);
+  cbor::put_head(out, 5, kid.empty() ? 3 : 4);
+  cbor::put_int(out, 1);
+  cbor::put_int(out, kCoseKtyHssLms);
   if (!kid.empty()) {
-    cbor_int(out, 2);
-    cbor_bstr(out, kid);
+    cbor::put_int(out, 2);
+    cbor::put_bstr(out, kid);
   }
-  cbor_int(out, 3);
-  cbor_int(out, kCoseAlgHssLms);
-  cbor_int(out, -1);
-  cbor_bstr(out, hss_public_key);
+  cbor::put_int(out, 3);
+  cbor::put_int(out, kCoseAlgHssLms);
+  cbor::put_int(out, -1);
+  cbor::put_bstr(out, hss_public_key);
   return out;
 }
 
-Result<bytes> hss_from_cose_key(byte_span cbor, bytes* kid_out) {
-  if (cbor.size() > kMaxCoseKeyBytes) return Error{Errc::invalid_length, "COSE_Key: too long"};
-  CoseCborReader r(cbor);
+Result<bytes> hss_from_cose_key(byte_span in, bytes* kid_out) {
+  if (in.size() > kMaxCoseKeyBytes) return Error{Errc::invalid_length, "COSE_Key: too long"};
+  cbor::Reader r(in, "COSE_Key");
   auto m = r.head();
   if (!m) return m.error();
   if (m->major != 5) return hbs_bad("COSE_Key: not a map");
@@ -310,7 +231,7 @@ Result<bytes> hss_from_cose_key(byte_span cbor, bytes* kid_out) {
     const std::size_t at = r.pos();
     auto label = r.integer("a label");
     if (!label) return label.error();
-    bytes enc(cbor.begin() + static_cast<std::ptrdiff_t>(at), cbor.begin() + static_cast<std::ptrdiff_t>(r.pos()));
+    bytes enc(in.begin() + static_cast<std::ptrdiff_t>(at), in.begin() + static_cast<std::ptrdiff_t>(r.pos()));
     if (i > 0 && !std::lexicographical_compare(prev_key.begin(), prev_key.end(), enc.begin(), enc.end()))
       return hbs_bad("COSE_Key: labels repeated or not in deterministic order");
     prev_key = std::move(enc);
@@ -339,6 +260,8 @@ Result<bytes> hss_from_cose_key(byte_span cbor, bytes* kid_out) {
         if (!h) return h.error();
         if (h->major != 4) return hbs_bad("COSE_Key: key_ops is not an array");
         if (h->arg > kMaxCoseKeyOps) return hbs_bad("COSE_Key: too many key_ops");
+        // RFC 8778 §3: key_ops, when present, includes verify (2) for verifying.
+        if (h->arg == 0) return Error{Errc::invalid_argument, "COSE_Key: key_ops present without verify (2) (RFC 8778 §3)"};
         for (std::uint64_t o = 0; o < h->arg; ++o) {
           auto op = r.integer("a key_ops entry");
           if (!op) return op.error();
