@@ -140,7 +140,7 @@ void register_hbs_cose(CLI::App* hbs) {
   };
   static CoseSignOpts cs;
   auto* sign = hbs->add_subcommand("sign-cose", "sign a payload into a COSE_Sign1 message (alg HSS-LMS, RFC 8778) at the next unused index");
-  sign->add_option("--key", cs.key, "HSS private key file")->required();
+  sign->add_option("--key", cs.key, "HSS private key file, or a delegated key (hbs export-subtree)")->required();
   sign->add_option("--state", cs.state, "state file (default: <key>.state)");
   sign->add_option("-i,--in", cs.in, "payload file (default: stdin)");
   sign->add_option("-o,--out", cs.out, "COSE_Sign1 output, binary CBOR (default: stdout)");
@@ -153,16 +153,22 @@ void register_hbs_cose(CLI::App* hbs) {
     io::refuse_existing(cs.out, false);
     if (!cs.kid.empty() && !cs.kid_hex.empty()) throw Exit{kExitUsage, "--kid and --kid-hex: give one"};
     const std::string payload = io::read_file(cs.in);
-    bool is_xmss = false;
-    const SecretBytes raw = load_private_key_bytes(cs.key, is_xmss);
-    if (is_xmss) throw Exit{kExitUsage, "sign-cose: no COSE algorithm is registered for XMSS (RFC 8778 covers HSS/LMS only)"};
+    HbsKeyFile kind = HbsKeyFile::hss;
+    const SecretBytes raw = load_private_key_bytes(cs.key, kind);
+    if (kind == HbsKeyFile::xmss)
+      throw Exit{kExitUsage, "sign-cose: no COSE algorithm is registered for XMSS (RFC 8778 covers HSS/LMS only)"};
     cose::Sign1Options o;
     o.kid = cs.kid_hex.empty() ? bytes(cs.kid.begin(), cs.kid.end()) : decode_text(cs.kid_hex, "hex", "--kid-hex");
     o.detached = cs.detached;
     o.tagged = !cs.untagged;
-    auto signer = take_hbs(lms::StatefulSigner::open(take_hbs(lms::HssPrivateKey::parse(raw.span()), cs.key),
-                                                     state_path_for(cs.state, cs.key), cs.block),
-                           "state");
+    const std::string state = state_path_for(cs.state, cs.key);
+    auto signer = kind == HbsKeyFile::delegated  // a delegated key signs inside its own subtrees only
+                      ? take_hbs(lms::StatefulSigner::open(take_hbs(lms::DelegatedKey::parse(raw.span()), cs.key),
+                                                           state, cs.block),
+                                 "state")
+                      : take_hbs(lms::StatefulSigner::open(take_hbs(lms::HssPrivateKey::parse(raw.span()), cs.key),
+                                                           state, cs.block),
+                                 "state");
     auto s = take_hbs(cose::sign1_hss(signer, as_bytes(payload), o), "sign-cose");
     io::write_output(cs.out, std::string_view(reinterpret_cast<const char*>(s.message.data()), s.message.size()),
                      io::Output{false, false});
