@@ -5,6 +5,7 @@
 #include "harness.hpp"
 #include "pqsig/httpsig.hpp"
 #include "pqsig/jose.hpp"
+#include "pqsig/stateful_key.hpp"
 
 using namespace pqsig;
 

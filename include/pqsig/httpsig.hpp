@@ -16,6 +16,7 @@
 
 #include "pqsig/common.hpp"
 #include "pqsig/sf.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/suite.hpp"
 
 namespace pqsig::httpsig {

@@ -104,20 +104,6 @@ struct SuiteInfo {
 
 /// All suites of the registry, in display order.
 std::span<const SuiteInfo> all_suites() noexcept;
-
-/// The suite of one public key of a family whose parameter set travels in the key, not in the
-/// algorithm's name (a family-level algorithm, e.g. HTTP's "hss-lms": any HSS parameter set).
-/// The family's backend reads the set from the key, typed and bounded, before the key is used:
-///   lms (RFC 8554 §6.1: u32str(L) || u32str(lms_type) || u32str(lmots_type) || I || T[1]):
-///   shorter than that header or not its exact length → Errc::invalid_length; L not 1..8, an LMS
-///   and LM-OTS pair of two hashes or lengths, more than 2^63 signatures (lms::check_levels) →
-///   Errc::invalid_encoding; an unknown LMS or LM-OTS typecode → Errc::unknown_suite. Every level
-///   is taken to repeat the top one (pqsig's keys do), so the signature size is fixed.
-/// Returns the registry row with the key's parameter set when there is one (every provider of
-/// that row applies), else a row made once for that set and kept for the process's life (a
-/// finite table: at most one row per parameter set, never one per key). A family without
-/// key-carried parameter sets: Errc::unsupported.
-Result<const SuiteInfo*> suite_for_public_key(Family family, byte_span pub);
 /// Lookup by identifier (exact, lower-case) and version. Unknown → Errc::unknown_suite, never a default.
 Result<const SuiteInfo*> find_suite(std::string_view id, int version = 1);
 /// Lookup by "id" or "id@vN" (e.g. "ml-dsa-65@v1").
@@ -195,26 +181,6 @@ class SigningKey {
  private:
   std::unique_ptr<detail::SignerImpl> impl_;
 };
-
-namespace lms {
-class StatefulSigner;
-}
-
-/// A stateful signing key used through its state: every signature takes the next one-time index,
-/// reserved and synced to disk before it is used. The one way to sign with a stateful suite
-/// (SigningKey refuses them: Errc::stateful_key). Not thread-safe; sign() changes the state.
-class StatefulKey {
- public:
-  virtual ~StatefulKey() = default;
-  /// The key's suite (suite_for_public_key of its public key).
-  virtual const SuiteInfo& suite() const noexcept = 0;
-  virtual byte_span public_key() const noexcept = 0;
-  /// A signature at the next index (Errc::key_exhausted when none is left).
-  virtual Result<bytes> sign(byte_span msg) = 0;
-};
-/// The StatefulKey of an LMS/HSS signer (RFC 8554 §6.2 through lms::StatefulSigner, which must
-/// outlive the result). Errors as suite_for_public_key for its public key.
-Result<std::unique_ptr<StatefulKey>> stateful_key(lms::StatefulSigner& signer);
 
 /// A public verifying key, decoded and prepared once.
 class VerifyingKey {

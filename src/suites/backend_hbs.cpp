@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "pqsig/lms.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/xmss.hpp"
 #include "suites/backend.hpp"
 

@@ -9,6 +9,7 @@
 #include "pqsig/mldsa.hpp"
 #include "pqsig/mlkem.hpp"
 #include "pqsig/slhdsa.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/suite.hpp"
 #include "slhdsa/params.hpp"
 #include "suites/backend.hpp"

@@ -10,6 +10,7 @@
 
 #include "pqsig/jose.hpp"
 #include "pqsig/lms.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/provider.hpp"
 #include "pqsig/webbotauth.hpp"
 

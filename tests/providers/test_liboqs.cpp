@@ -15,6 +15,7 @@
 #include "pqsig/ledger.hpp"
 #include "pqsig/lms.hpp"
 #include "pqsig/provider.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/xmss.hpp"
 
 using namespace pqsig;

@@ -9,6 +9,7 @@
 
 #include "pqsig/jose.hpp"
 #include "pqsig/lms.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/serve.hpp"
 #include "pqsig/webbotauth.hpp"
 
