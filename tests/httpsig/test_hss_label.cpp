@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 
 #include "pqsig/jose.hpp"
 #include "pqsig/lms.hpp"
@@ -294,6 +295,15 @@ TEST(HssLabel, ExhaustedKeyDropsTheLabelNeverReusesAnIndex) {
 }
 
 namespace {
+template <class T>
+T off_take(Result<T> r, const char* what) {
+  if (!r) {
+    ADD_FAILURE() << what << ": " << r.error().what();
+    throw std::runtime_error(what);
+  }
+  return std::move(*r);
+}
+
 // A crawler whose sig2 key is of a parameter set none of the registry rows has.
 struct OffRegistryCrawler {
   HssTempDir dir;
@@ -304,21 +314,25 @@ struct OffRegistryCrawler {
   std::string ed_kid, hss_kid, directory;
 
   explicit OffRegistryCrawler(std::string_view spec)
-      : levels(lms::parse_levels(spec).value()), ed(SigningKey::generate(*find_suite("ed25519").value()).value()) {
+      : levels(off_take(lms::parse_levels(spec), "levels")),
+        ed(off_take(SigningKey::generate(*find_suite("ed25519").value()), "ed25519")) {
     const std::string state = (dir.p / "off.hbs").string();
-    auto key = [&] { return lms::HssPrivateKey::from_seed(levels, bytes(16, 0x51), bytes(levels[0].lms->m, 0x52)).value(); };
+    auto key = [&] {
+      return off_take(lms::HssPrivateKey::from_seed(levels, bytes(16, 0x51), bytes(levels[0].lms->m, 0x52)), "key");
+    };
     {
-      auto pub = lms::HssSigner::create(key(), 1);
-      EXPECT_TRUE(pub.ok());
-      EXPECT_TRUE(lms::StateStore::create(state, pub->public_key(), 16).ok());
+      const std::uint64_t limit = key().max_signatures();
+      auto pub = off_take(lms::HssSigner::create(key(), 1), "signer");
+      auto st = lms::StateStore::create(state, pub.public_key(), limit);
+      EXPECT_TRUE(st.ok()) << st.error().what();
     }
-    hss.emplace(lms::StatefulSigner::open(key(), state, 4, 1).value());
-    stateful = stateful_key(*hss).value();
-    auto ed_jwk = jose::to_jwk(ed, false).value();
-    ed_kid = jose::thumbprint(ed_jwk).value();
-    auto hss_jwk = jose::hbs_to_jwk({jose::HbsKind::hss, hss->public_key()}).value();
-    hss_kid = jose::thumbprint(hss_jwk).value();
-    directory = wba::build_directory({ed_jwk, hss_jwk}).value();
+    hss.emplace(off_take(lms::StatefulSigner::open(key(), state, 4, 1), "state"));
+    stateful = off_take(stateful_key(*hss), "stateful key");
+    auto ed_jwk = off_take(jose::to_jwk(ed, false), "ed jwk");
+    ed_kid = off_take(jose::thumbprint(ed_jwk), "ed kid");
+    auto hss_jwk = off_take(jose::hbs_to_jwk({jose::HbsKind::hss, hss->public_key()}), "hss jwk");
+    hss_kid = off_take(jose::thumbprint(hss_jwk), "hss kid");
+    directory = off_take(wba::build_directory({ed_jwk, hss_jwk}), "directory");
   }
 };
 }  // namespace
