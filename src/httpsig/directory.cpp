@@ -126,8 +126,9 @@ Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view text) {
         errors += vk.error().message + "; ";
         continue;
       }
-      if (!kid.empty() && kid != tp)
+      if (!kid.empty() && kid != tp) {
         if (auto again = VerifyingKey::from_public(vk->suite(), vk->public_key())) store.add(kid, std::move(*again));
+      }
       store.add(tp, std::move(vk.value()));
       ++n;
       continue;
