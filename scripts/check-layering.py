@@ -84,6 +84,7 @@ OWNER = {
     "serve.hpp": "serve",
     "sf.hpp": "sf",
     "slhdsa.hpp": "slhdsa",
+    "stateful_key.hpp": "suites",
     "suite.hpp": "suites",
     "webbotauth.hpp": "httpsig",
     "xmss.hpp": "xmss",

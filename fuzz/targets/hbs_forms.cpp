@@ -1,10 +1,11 @@
 // Stateful hash-based public-key forms (pqsig/jose.hpp): RFC 9802 SPKI DER (HSS, XMSS, XMSS^MT),
-// RFC 8778 COSE_Key (HSS), our AKP JWK, and a KeyStore filing an HSS key. Byte 0 picks the form.
+// RFC 8778 COSE_Key (HSS), our AKP JWK, and the seam reading an HSS key's parameter set. Byte 0 picks the form.
 // Properties: a key that parses passes check_hbs_public_key, re-encodes to the same SPKI bytes
 // (DER is canonical), and its COSE_Key / JWK re-parse to the same key.
 #include "harness.hpp"
 #include "pqsig/httpsig.hpp"
 #include "pqsig/jose.hpp"
+#include "pqsig/stateful_key.hpp"
 
 using namespace pqsig;
 
@@ -49,9 +50,20 @@ PQSIG_FUZZ_TARGET(hbs_forms) {
       break;
     }
     default: {
+      // The seam reads an HSS key's parameter set (suite_for_public_key, HTTP's alg hss-lms): it
+      // agrees with the key forms' check, and a key it admits is a VerifyingKey filed in a KeyStore.
+      auto s = suite_for_public_key(Family::lms, in);
+      fuzz::check(s.ok() == jose::check_hbs_public_key({jose::HbsKind::hss, bytes(in.begin(), in.end())}).ok(),
+                  "the seam and the key forms disagree on an HSS public key");
+      if (!s) break;
+      fuzz::check((*s)->family == Family::lms && (*s)->stateful && (*s)->public_key_size == in.size(),
+                  "an HSS key's suite does not describe the key");
+      auto vk = VerifyingKey::from_public(**s, in);
+      fuzz::check(vk.ok(), "an admitted HSS key is not a verifying key of its suite");
+      if (!vk) break;
       httpsig::KeyStore store;
-      if (store.add_hss("k", bytes(in.begin(), in.end())).ok())
-        fuzz::check(store.resolve("k").has_value() && store.resolve("k")->hss_public != nullptr, "filed HSS key not found");
+      store.add("k", std::move(*vk));
+      fuzz::check(store.resolve("k").has_value() && store.resolve("k")->suite == *s, "filed HSS key not found");
       break;
     }
   }

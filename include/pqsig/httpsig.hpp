@@ -16,18 +16,17 @@
 
 #include "pqsig/common.hpp"
 #include "pqsig/sf.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/suite.hpp"
-
-namespace pqsig::lms {
-class StatefulSigner;
-}
 
 namespace pqsig::httpsig {
 
 /// pqsig's own RFC 9421 alg token for HSS/LMS signatures (RFC 8554 §6.2 encoding): not in the IANA
 /// HTTP Signature Algorithms registry — ours, like "ml-dsa-44" (docs/lms.md, "Web Bot Auth").
-/// Keys are HSS public keys (KeyStore::add_hss, JWK {"kty":"AKP","alg":"HSS-LMS",...}); signing
-/// goes through lms::StatefulSigner (SignSpec::hss), which reserves every index before use.
+/// A family-level alg (family_for_alg): it names Family::lms, and each key names its parameter
+/// set (suite_for_public_key; JWK {"kty":"AKP","alg":"HSS-LMS",...}). Keys are VerifyingKeys of
+/// that suite like any other; signing goes through a StatefulKey (SignSpec::stateful), which
+/// reserves every index before use.
 inline constexpr std::string_view kHssLmsAlg = "hss-lms";
 
 // ------------------------------------------------------------------ message model
@@ -127,8 +126,11 @@ std::string_view reason_name(Reason r) noexcept;
 /// RFC 9421 algorithm name → suite ("ed25519" → ed25519 ...; the three "ml-dsa-*" names are
 /// pqsig's unregistered ones). nullptr when the name is unknown.
 const SuiteInfo* suite_for_alg(std::string_view alg) noexcept;
-/// The RFC 9421 alg name used for a suite: SuiteInfo::http_alg, or the suite id for suites
-/// without one (never registered).
+/// A family-level alg name → its family (kHssLmsAlg → Family::lms): the key, not the name, holds
+/// the parameter set (suite_for_public_key). nullopt for any other name.
+std::optional<Family> family_for_alg(std::string_view alg) noexcept;
+/// The RFC 9421 alg name used for a suite: its family's family-level alg (kHssLmsAlg for every
+/// lms suite), else SuiteInfo::http_alg, or the suite id for suites without one (never registered).
 std::string alg_name(const SuiteInfo& s);
 /// True for the six entries of the IANA HTTP Signature Algorithms registry.
 bool alg_registered(std::string_view alg) noexcept;
@@ -195,9 +197,10 @@ struct SignSpec {
   std::optional<std::string> tag;
   bool include_alg = true;              ///< add alg="…" (recommended when the key is shared)
   sf::Parameters extra;                 ///< any further signature parameters
-  /// Or an HSS/LMS key (alg kHssLmsAlg) instead of `key`: each signature takes the signer's next
-  /// index, reserved and synced to disk before the signature exists. Not owned; one thread at a time.
-  lms::StatefulSigner* hss = nullptr;
+  /// Or a stateful key (a stateful suite, e.g. HSS/LMS with alg kHssLmsAlg) instead of `key`: each
+  /// signature takes its next index, reserved and synced to disk before the signature exists (never
+  /// the stateless SigningKey path). Not owned; one thread at a time.
+  StatefulKey* stateful = nullptr;
 };
 
 /// Build the SignatureParams for a spec (order: created, keyid, alg, expires, nonce, tag, extra).
@@ -215,7 +218,6 @@ struct ResolvedKey {
   const SuiteInfo* suite = nullptr;
   const VerifyingKey* verifying = nullptr;  ///< signature suites
   const SigningKey* mac = nullptr;          ///< MAC suites (shared secret)
-  const bytes* hss_public = nullptr;        ///< an HSS/LMS public key (alg kHssLmsAlg); suite is nullptr then
 };
 class KeyResolver {
  public:
@@ -244,9 +246,6 @@ class KeyStore : public KeyResolver {
  public:
   void add(std::string keyid, VerifyingKey key);
   void add_mac(std::string keyid, SigningKey key);
-  /// An HSS/LMS public key (RFC 8554 §6.1) for labels with alg kHssLmsAlg; Errc::invalid_length /
-  /// invalid_encoding / unknown_suite when it is not a well-formed HSS public key.
-  Status add_hss(std::string keyid, bytes hss_public_key);
   std::optional<ResolvedKey> resolve(std::string_view keyid) const override;
   std::optional<ResolvedKey> resolve_for(std::string_view keyid, const SuiteInfo* alg) const override;
   std::size_t size() const { return keys_.size(); }
@@ -256,7 +255,6 @@ class KeyStore : public KeyResolver {
   struct Entry {
     std::unique_ptr<VerifyingKey> vk;
     std::unique_ptr<SigningKey> mac;
-    std::unique_ptr<bytes> hss;
   };
   static ResolvedKey to_resolved(const Entry& e);
   std::map<std::string, std::vector<Entry>, std::less<>> keys_;

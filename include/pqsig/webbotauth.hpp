@@ -44,10 +44,11 @@ struct LabelKey {
   const SigningKey* key = nullptr;   ///< nullptr = key missing (the label degrades away unless it is the first)
   std::string keyid;                 ///< the key's JWK thumbprint (RFC 7638)
   std::string agent;                 ///< Signature-Agent member for this label ("https://…"); empty = none
-  /// An HSS/LMS key instead of `key` (alg "hss-lms", httpsig::kHssLmsAlg: ours, unregistered):
-  /// every signature reserves its one-time index on disk first (lms::StatefulSigner). keyid = the
-  /// thumbprint of its JWK (jose::hbs_to_jwk). Not owned; the Signer is then not thread-safe.
-  lms::StatefulSigner* hss = nullptr;
+  /// A stateful key instead of `key` (HSS/LMS: alg "hss-lms", httpsig::kHssLmsAlg, ours and
+  /// unregistered; pqsig::stateful_key(lms::StatefulSigner&)): every signature reserves its
+  /// one-time index on disk first. keyid = the thumbprint of its JWK (jose::hbs_to_jwk). Not
+  /// owned; the Signer is then not thread-safe.
+  StatefulKey* stateful = nullptr;
 };
 
 struct SignerOptions {
@@ -77,7 +78,6 @@ struct BudgetLabel {
   const SuiteInfo* suite = nullptr;
   std::string keyid;
   std::string agent;
-  std::size_t hss_signature_bytes = 0;  ///< an HSS/LMS label (suite nullptr): its signature length
 };
 /// Estimated total request header bytes once `labels` are signed into `request`. Errc::policy
 /// (with the reason: which label, how many bytes, why servers refuse it) above `opt.header_cap`;

@@ -183,7 +183,26 @@ const SuiteInfo* suite_for_alg(std::string_view alg) noexcept {
   return nullptr;
 }
 
-std::string alg_name(const SuiteInfo& s) { return std::string(s.http_alg.empty() ? s.id : s.http_alg); }
+// Family-level algs: the name gives the family, each key its parameter set (suite_for_public_key).
+namespace {
+struct HttpFamilyAlg {
+  std::string_view alg;
+  Family family;
+};
+constexpr HttpFamilyAlg kHttpFamilyAlgs[] = {{kHssLmsAlg, Family::lms}};
+}  // namespace
+
+std::optional<Family> family_for_alg(std::string_view alg) noexcept {
+  for (const auto& f : kHttpFamilyAlgs)
+    if (f.alg == alg) return f.family;
+  return std::nullopt;
+}
+
+std::string alg_name(const SuiteInfo& s) {
+  for (const auto& f : kHttpFamilyAlgs)
+    if (f.family == s.family) return std::string(f.alg);
+  return std::string(s.http_alg.empty() ? s.id : s.http_alg);
+}
 
 bool alg_registered(std::string_view alg) noexcept {
   static const std::string_view reg[] = {"rsa-pss-sha512", "rsa-v1_5-sha256", "hmac-sha256",

@@ -81,6 +81,15 @@ Result<std::string> build_directory(const std::vector<std::string>& inputs) {
 }
 
 namespace {
+// A stateful hash-based JWK (our AKP form) as a key of its suite: HSS/LMS keys only (alg
+// hss-lms, family-level: the parameter set read from the key by the seam, suite_for_public_key).
+Result<VerifyingKey> dir_hbs_verifying_key(const jose::HbsPublicKey& k) {
+  if (k.kind != jose::HbsKind::hss) return Error{Errc::unsupported, "XMSS keys have no HTTP signature alg here"};
+  auto s = suite_for_public_key(Family::lms, k.key);
+  if (!s) return s.error();
+  return VerifyingKey::from_public(**s, k.key);
+}
+
 // The loadings of one JWK: keys whose JWK names no single suite (RSA without "alg", oct) are
 // loaded once per suite they can serve; the signature's alg picks one (KeyStore::resolve_for).
 std::vector<Result<jose::LoadedKey>> load_entry(const std::string& o) {
@@ -112,15 +121,16 @@ Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view text) {
     if (jose::is_hbs_jwk(o)) {  // an HSS/LMS key (alg hss-lms) under its kid and its thumbprint
       std::string tp, kid;
       auto hk = jose::hbs_from_jwk(o, &tp, &kid);
-      if (hk && hk->kind != jose::HbsKind::hss) hk = Error{Errc::unsupported, "XMSS keys have no HTTP signature alg here"};
-      if (!hk) {
-        errors += hk.error().message + "; ";
+      auto vk = hk ? dir_hbs_verifying_key(*hk) : Result<VerifyingKey>(hk.error());
+      if (!vk) {
+        errors += vk.error().message + "; ";
         continue;
       }
-      bool filed = true;
-      if (!kid.empty() && kid != tp) filed = filed && store.add_hss(kid, hk->key).ok();
-      filed = filed && store.add_hss(tp, hk->key).ok();
-      if (filed) ++n;
+      if (!kid.empty() && kid != tp) {
+        if (auto again = VerifyingKey::from_public(vk->suite(), vk->public_key())) store.add(kid, std::move(*again));
+      }
+      store.add(tp, std::move(vk.value()));
+      ++n;
       continue;
     }
     for (auto& k : load_entry(o)) {
@@ -147,17 +157,16 @@ Result<FetchedKeys> add_fetched_jwks(httpsig::KeyStore& store, std::string_view 
     if (jose::is_hbs_jwk(o)) {  // an HSS/LMS key: filed under its thumbprint only, like the others
       std::string tp, kid;
       auto hk = jose::hbs_from_jwk(o, &tp, &kid);
-      if (hk && hk->kind != jose::HbsKind::hss) hk = Error{Errc::unsupported, "XMSS keys have no HTTP signature alg here"};
-      if (!hk) {
-        errors += hk.error().message + "; ";
+      auto vk = hk ? dir_hbs_verifying_key(*hk) : Result<VerifyingKey>(hk.error());
+      if (!vk) {
+        errors += vk.error().message + "; ";
         ++out.unusable;
       } else if (kid_is_thumbprint && !kid.empty() && kid != tp) {
         ++out.kid_mismatch;
         errors += "an entry's kid is not its key's thumbprint; ";
-      } else if (store.add_hss(tp, std::move(hk->key))) {
-        ++out.filed;
       } else {
-        ++out.unusable;
+        store.add(tp, std::move(vk.value()));
+        ++out.filed;
       }
       continue;
     }

@@ -5,18 +5,17 @@
 
 #include "pqsig/httpsig.hpp"
 #include "pqsig/jose.hpp"
-#include "pqsig/lms.hpp"
 
 namespace pqsig::httpsig {
 
 // ------------------------------------------------------------------ stores
 
 namespace {
-// One entry per suite under a keyid (suite nullptr: the HSS/LMS entry).
+// One entry per suite under a keyid.
 template <class E>
 void put(std::vector<E>& v, E e, const SuiteInfo* suite) {
   for (auto& old : v) {
-    const SuiteInfo* s = old.vk ? &old.vk->suite() : old.mac ? &old.mac->suite() : nullptr;
+    const SuiteInfo* s = old.vk ? &old.vk->suite() : &old.mac->suite();
     if (s == suite) {
       old = std::move(e);
       return;
@@ -38,19 +37,9 @@ void KeyStore::add_mac(std::string keyid, SigningKey key) {
   e.mac = std::make_unique<SigningKey>(std::move(key));
   put(keys_[std::move(keyid)], std::move(e), &s);
 }
-Status KeyStore::add_hss(std::string keyid, bytes hss_public_key) {
-  jose::HbsPublicKey k{jose::HbsKind::hss, std::move(hss_public_key)};
-  if (auto st = jose::check_hbs_public_key(k); !st) return st.error();
-  Entry e;
-  e.hss = std::make_unique<bytes>(std::move(k.key));
-  put(keys_[std::move(keyid)], std::move(e), nullptr);
-  return {};
-}
 ResolvedKey KeyStore::to_resolved(const Entry& e) {
   ResolvedKey r;
-  if (e.hss) {
-    r.hss_public = e.hss.get();
-  } else if (e.vk) {
+  if (e.vk) {
     r.verifying = e.vk.get();
     r.suite = &e.vk->suite();
   } else {
@@ -96,7 +85,7 @@ SignatureParams make_params(const SignSpec& spec) {
   auto& ps = p.list.params;
   if (spec.created) sf::set_param(ps, "created", sf::BareItem::integer(*spec.created));
   if (spec.keyid) sf::set_param(ps, "keyid", sf::BareItem::string(*spec.keyid));
-  if (spec.include_alg && spec.hss) sf::set_param(ps, "alg", sf::BareItem::string(std::string(kHssLmsAlg)));
+  if (spec.include_alg && spec.stateful) sf::set_param(ps, "alg", sf::BareItem::string(alg_name(spec.stateful->suite())));
   else if (spec.include_alg && spec.key) sf::set_param(ps, "alg", sf::BareItem::string(alg_name(spec.key->suite())));
   if (spec.expires) sf::set_param(ps, "expires", sf::BareItem::integer(*spec.expires));
   if (spec.nonce) sf::set_param(ps, "nonce", sf::BareItem::string(*spec.nonce));
@@ -126,8 +115,9 @@ Result<std::vector<std::string>> sign_message(Message& msg, const std::vector<Si
   if (!fields) return fields.error();
   std::vector<std::string> bases;
   for (const auto& spec : specs) {
-    if (!spec.key && !spec.hss) return Error{Errc::invalid_argument, "label " + spec.label + ": no key"};
-    if (spec.key && spec.hss) return Error{Errc::invalid_argument, "label " + spec.label + ": two keys (key and hss)"};
+    if (!spec.key && !spec.stateful) return Error{Errc::invalid_argument, "label " + spec.label + ": no key"};
+    if (spec.key && spec.stateful)
+      return Error{Errc::invalid_argument, "label " + spec.label + ": two keys (key and stateful)"};
     if (!sf::is_valid_key(spec.label)) return Error{Errc::invalid_argument, "invalid signature label '" + spec.label + "'"};
     if (sf::find_member(fields->input, spec.label) || sf::find_member(fields->signature, spec.label))
       return Error{Errc::invalid_argument, "label " + spec.label + " is already present in the message"};
@@ -137,15 +127,8 @@ Result<std::vector<std::string>> sign_message(Message& msg, const std::vector<Si
     BaseError be;
     auto base = signature_base(msg, params, request, &be);
     if (!base) return Error{base.error().code, "label " + spec.label + ": " + base.error().message};
-    Result<bytes> sig = Error{Errc::internal, "no signature"};
-    if (spec.hss) {
-      // RFC 8554 §6.2 through the safe front end: the index is reserved (synced) before signing.
-      auto hs = spec.hss->sign(as_bytes(base.value()));
-      if (hs) sig = std::move(hs->signature);
-      else sig = hs.error();
-    } else {
-      sig = spec.key->sign(as_bytes(base.value()));
-    }
+    // A stateful key signs through its state: the index is reserved (synced) before signing.
+    Result<bytes> sig = spec.stateful ? spec.stateful->sign(as_bytes(base.value())) : spec.key->sign(as_bytes(base.value()));
     if (!sig) return Error{sig.error().code, "label " + spec.label + ": " + sig.error().message};
     sf::set_member(fields->input, spec.label, sf::Member::of(params.list));
     sf::set_member(fields->signature, spec.label,
@@ -268,16 +251,14 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   if (sigm->is_inner_list || sigm->item.bare.type != sf::Type::byte_sequence)
     return bad(Reason::malformed_signature, "Signature member is not a byte sequence");
 
-  // Algorithm: unknown alg → skipped. kHssLmsAlg names no suite: its keys are HSS public keys.
+  // Algorithm: unknown alg → skipped. A family-level alg (kHssLmsAlg) names a family, not a suite:
+  // the key's suite (its parameter set read from the key) must be of that family.
   const SuiteInfo* alg_suite = nullptr;
-  const bool hss_alg = alg_param && *alg_param == kHssLmsAlg;
-  if (hss_alg) {
-    if (!pol.allowed_algs.empty() &&
-        std::find(pol.allowed_algs.begin(), pol.allowed_algs.end(), *alg_param) == pol.allowed_algs.end())
-      return skip(Reason::alg_not_allowed, "algorithm " + *alg_param + " is not accepted by this verifier");
-  } else if (alg_param) {
-    alg_suite = suite_for_alg(*alg_param);
-    if (!alg_suite) return skip(Reason::unsupported_alg, "algorithm '" + *alg_param + "' is not supported");
+  std::optional<Family> alg_family;
+  if (alg_param) {
+    alg_family = family_for_alg(*alg_param);
+    if (!alg_family) alg_suite = suite_for_alg(*alg_param);
+    if (!alg_family && !alg_suite) return skip(Reason::unsupported_alg, "algorithm '" + *alg_param + "' is not supported");
     if (!pol.allowed_algs.empty() &&
         std::find(pol.allowed_algs.begin(), pol.allowed_algs.end(), *alg_param) == pol.allowed_algs.end())
       return skip(Reason::alg_not_allowed, "algorithm " + *alg_param + " is not accepted by this verifier");
@@ -286,16 +267,10 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   auto key = keys.resolve_label(msg, label, p, alg_suite);
   // A keyid this verifier has no key for is a label it does not know: skipped, never fatal to the
   // message (a message whose only label is unknown still fails the policy: nothing is valid).
-  if (!key || (!key->suite && !key->hss_public)) return skip(Reason::unknown_keyid, "keyid '" + *keyid + "' is not known");
-  if (key->hss_public) {
-    if (alg_param && !hss_alg) return bad(Reason::alg_mismatch, "alg '" + *alg_param + "' but the key is HSS/LMS");
-    v.alg = std::string(kHssLmsAlg);
-  } else {
-    if (hss_alg) return bad(Reason::alg_mismatch, "alg '" + *alg_param + "' but the key is " + std::string(key->suite->id));
-    if (alg_suite && alg_suite != key->suite)
-      return bad(Reason::alg_mismatch, "alg '" + *alg_param + "' but the key is " + std::string(key->suite->id));
-    v.alg = alg_name(*key->suite);
-  }
+  if (!key || !key->suite) return skip(Reason::unknown_keyid, "keyid '" + *keyid + "' is not known");
+  if ((alg_suite && alg_suite != key->suite) || (alg_family && *alg_family != key->suite->family))
+    return bad(Reason::alg_mismatch, "alg '" + *alg_param + "' but the key is " + std::string(key->suite->id));
+  v.alg = alg_name(*key->suite);
   v.alg_registered = alg_registered(v.alg);
   if (!pol.allowed_algs.empty() && std::find(pol.allowed_algs.begin(), pol.allowed_algs.end(), v.alg) == pol.allowed_algs.end())
     return skip(Reason::alg_not_allowed, "algorithm " + v.alg + " is not accepted by this verifier");
@@ -331,10 +306,9 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   v.signature_base = std::move(base.value());
 
   const auto& sig = sigm->item.bare.b;
-  if (!key->verifying && !key->mac && !key->hss_public) return skip(Reason::unsupported_alg, v.alg + ": no key object available");
-  Status st = key->hss_public ? lms::hss_verify(*key->hss_public, as_bytes(v.signature_base), sig)
-              : key->verifying ? key->verifying->verify(as_bytes(v.signature_base), sig)
-                               : key->mac->verify(as_bytes(v.signature_base), sig);
+  if (!key->verifying && !key->mac) return skip(Reason::unsupported_alg, v.alg + ": no key object available");
+  Status st = key->verifying ? key->verifying->verify(as_bytes(v.signature_base), sig)
+                             : key->mac->verify(as_bytes(v.signature_base), sig);
   if (!st) {
     if (st.error().code == Errc::unsupported)
       return skip(Reason::unsupported_alg, v.alg + " is not available in this build: " + st.error().message);
@@ -495,7 +469,7 @@ std::string VerifyReport::to_json() const {
     if (!v.alg.empty()) {
       e["alg"] = v.alg;
       e["alg_registered"] = v.alg_registered;
-      if (!v.alg_registered && (suite_for_alg(v.alg) || v.alg == kHssLmsAlg)) e["note"] = "unregistered algorithm (not in the IANA HTTP Signature Algorithms registry)";
+      if (!v.alg_registered && (suite_for_alg(v.alg) || family_for_alg(v.alg))) e["note"] = "unregistered algorithm (not in the IANA HTTP Signature Algorithms registry)";
     }
     if (!v.keyid.empty()) e["keyid"] = v.keyid;
     if (!v.tag.empty()) e["tag"] = v.tag;

@@ -1,7 +1,5 @@
 // Web Bot Auth (draft-meunier-webbotauth-httpsig-protocol): multi-label signer with graceful
 // degradation and a header budget, and the profile verifier.
-#include "pqsig/jose.hpp"
-#include "pqsig/lms.hpp"
 #include "pqsig/webbotauth.hpp"
 
 #include <algorithm>
@@ -52,7 +50,7 @@ httpsig::SignSpec spec_for(const LabelKey& lk, const SignerOptions& opt, const s
   httpsig::SignSpec s;
   s.label = lk.label;
   s.key = lk.key;
-  s.hss = lk.hss;
+  s.stateful = lk.stateful;
   s.components = opt.components;
   if (opt.cover_signature_agent && !lk.agent.empty()) {
     httpsig::Component c = httpsig::component("signature-agent");
@@ -134,10 +132,8 @@ Result<std::size_t> check_header_budget(const Message& request, const std::vecto
     auto spec = spec_for(lks[i], opt, nonce);
     auto params = httpsig::make_params(spec);
     if (labels[i].suite) sf::set_param(params.list.params, "alg", sf::BareItem::string(httpsig::alg_name(*labels[i].suite)));
-    else if (labels[i].hss_signature_bytes)
-      sf::set_param(params.list.params, "alg", sf::BareItem::string(std::string(httpsig::kHssLmsAlg)));
     sf::set_member(in, labels[i].label, sf::Member::of(params.list));
-    std::size_t n = labels[i].suite ? labels[i].suite->output_size : labels[i].hss_signature_bytes;
+    std::size_t n = labels[i].suite ? labels[i].suite->output_size : 0;
     sf::set_member(sig, labels[i].label, sf::Member::of(sf::Item{sf::BareItem::byte_sequence(bytes(n, 0)), {}}));
   }
   auto si = sf::serialize_dictionary(in);
@@ -151,9 +147,9 @@ Result<std::size_t> check_header_budget(const Message& request, const std::vecto
     std::string why = "refusing to sign: the request headers would be about " + std::to_string(est) +
                       " bytes, above the hard cap of " + std::to_string(opt.header_cap) + " bytes";
     for (const auto& b : labels) {
-      if (!b.suite && !b.hss_signature_bytes) continue;
-      const std::size_t n = b.suite ? b.suite->output_size : b.hss_signature_bytes;
-      why += "; " + b.label + " (" + (b.suite ? std::string(b.suite->id) : std::string(httpsig::kHssLmsAlg)) + ") adds a " +
+      if (!b.suite) continue;
+      const std::size_t n = b.suite->output_size;
+      why += "; " + b.label + " (" + std::string(b.suite->id) + ") adds a " +
              std::to_string(n) + "-byte signature = " + std::to_string(b64_len(n)) +
              " bytes of base64 in the Signature field";
     }
@@ -180,7 +176,7 @@ Result<SignResult> Signer::sign(Message& request) const {
   std::vector<const LabelKey*> active;
   for (std::size_t i = 0; i < labels_.size(); ++i) {
     const auto& lk = labels_[i];
-    if (!lk.key && !lk.hss) {
+    if (!lk.key && !lk.stateful) {
       if (i == 0) return Error{Errc::invalid_argument, "label " + lk.label + ": no key (the first label is mandatory)"};
       std::string w = "label " + lk.label + " dropped: no key configured; sending " + labels_[0].label + " alone";
       log_once(lk.label + ":nokey", w);
@@ -188,7 +184,7 @@ Result<SignResult> Signer::sign(Message& request) const {
       res.dropped_labels.push_back(lk.label);
       continue;
     }
-    if (lk.key && lk.hss) return Error{Errc::invalid_argument, "label " + lk.label + ": two keys (key and hss)"};
+    if (lk.key && lk.stateful) return Error{Errc::invalid_argument, "label " + lk.label + ": two keys (key and stateful)"};
     if (lk.key && lk.key->suite().cls == SuiteClass::kem)
       return Error{Errc::invalid_argument, "label " + lk.label + ": a KEM key cannot sign"};
     active.push_back(&lk);
@@ -198,15 +194,8 @@ Result<SignResult> Signer::sign(Message& request) const {
   // Header budget, before any signing work (an SLH-DSA signature takes long and never fits).
   {
     std::vector<BudgetLabel> bl;
-    for (const auto* lk : active) {
-      if (lk->hss) {
-        const std::size_t n = jose::hbs_signature_bytes(jose::HbsPublicKey{jose::HbsKind::hss, lk->hss->public_key()});
-        if (n == 0) return Error{Errc::internal, "label " + lk->label + ": the HSS key has no signature size"};
-        bl.push_back(BudgetLabel{lk->label, nullptr, lk->keyid, lk->agent, n});
-      } else {
-        bl.push_back(BudgetLabel{lk->label, &lk->key->suite(), lk->keyid, lk->agent, 0});
-      }
-    }
+    for (const auto* lk : active)
+      bl.push_back(BudgetLabel{lk->label, lk->stateful ? &lk->stateful->suite() : &lk->key->suite(), lk->keyid, lk->agent});
     auto est = check_header_budget(request, bl, opt_, &res.warnings);
     if (!est) return est.error();
   }
@@ -249,7 +238,7 @@ Result<SignResult> Signer::sign(Message& request) const {
     }
     if (failed == 0) return ferr;  // the first label is mandatory
     const auto* lk = active[failed];
-    std::string w = "label " + lk->label + " (" + (lk->hss ? std::string(httpsig::kHssLmsAlg) : std::string(lk->key->suite().id)) +
+    std::string w = "label " + lk->label + " (" + std::string(lk->stateful ? lk->stateful->suite().id : lk->key->suite().id) +
                     ") dropped: " + ferr.what() +
                     "; sending the remaining label(s)";
     log_once(lk->label + ":" + std::string(errc_name(ferr.code)), w);

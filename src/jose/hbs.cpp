@@ -9,6 +9,7 @@
 #include "jose/der.hpp"
 #include "jose/internal.hpp"
 #include "pqsig/lms.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/xmss.hpp"
 
 namespace pqsig::jose {
@@ -16,10 +17,6 @@ namespace pqsig::jose {
 namespace {
 
 Error hbs_bad(std::string m) { return Error{Errc::invalid_encoding, std::move(m)}; }
-
-std::uint32_t hbs_u32(byte_span b, std::size_t at) {
-  return (std::uint32_t{b[at]} << 24) | (std::uint32_t{b[at + 1]} << 16) | (std::uint32_t{b[at + 2]} << 8) | b[at + 3];
-}
 
 std::string_view hbs_oid_of(HbsKind k) {
   switch (k) {
@@ -30,21 +27,14 @@ std::string_view hbs_oid_of(HbsKind k) {
   return {};
 }
 
-// RFC 8554 §6.1: u32str(L) || u32str(lms_type) || u32str(lmots_type) || I || T[1]. The levels
-// below the top are not in the key; pqsig's keys repeat the top level (lms::check_levels).
+// RFC 8554 §6.1: u32str(L) || u32str(lms_type) || u32str(lmots_type) || I || T[1]. The parameter
+// set is read, checked and bounded by the LMS backend in the seam (suite_for_public_key), the one
+// home of that rule; the levels below the top are not in the key and repeat it (pqsig's keys do).
 Result<std::vector<lms::Level>> hss_levels_of(byte_span pk) {
-  if (pk.size() < 12) return Error{Errc::invalid_length, "HSS public key: shorter than its header"};
-  const std::uint32_t L = hbs_u32(pk, 0);
-  if (L < 1 || L > lms::kMaxLevels) return hbs_bad("HSS public key: L must be 1..8");
-  lms::Level lv{lms::find_lms(hbs_u32(pk, 4)), lms::find_lmots(hbs_u32(pk, 8))};
-  if (!lv.lms) return Error{Errc::unknown_suite, "HSS public key: unknown LMS typecode"};
-  if (!lv.ots) return Error{Errc::unknown_suite, "HSS public key: unknown LM-OTS typecode"};
-  std::vector<lms::Level> levels(L, lv);
-  if (auto st = lms::check_levels(levels); !st) return hbs_bad("HSS public key: " + st.error().message);
-  if (pk.size() != lms::hss_public_key_bytes(levels))
-    return Error{Errc::invalid_length, "HSS public key: " + std::to_string(pk.size()) + " bytes, expected " +
-                                           std::to_string(lms::hss_public_key_bytes(levels))};
-  return levels;
+  auto s = suite_for_public_key(Family::lms, pk);
+  if (!s) return s.error();
+  const HbsParams& h = (*s)->params.hbs;
+  return std::vector<lms::Level>(h.levels, lms::Level{lms::find_lms(h.code), lms::find_lmots(h.ots)});
 }
 
 constexpr std::size_t kMaxCoseKeyBytes = 4096;

@@ -129,7 +129,7 @@ Result<Policy> parse_policy(std::string_view text) {
       if (!s) return s.error();
       if (s->empty()) return bad("algorithms must name at least one algorithm");
       for (const auto& a : s.value())
-        if (!httpsig::suite_for_alg(a) && a != httpsig::kHssLmsAlg) return bad("algorithms: unknown algorithm '" + a + "'");
+        if (!httpsig::suite_for_alg(a) && !httpsig::family_for_alg(a)) return bad("algorithms: unknown algorithm '" + a + "'");
       p.algorithms = s.value();
     } else if (k == "min_valid") {
       auto x = integer(v, "min_valid", 1, 8);

@@ -52,22 +52,15 @@ Decision reject(std::string reason, std::string detail) {
 }  // namespace
 
 namespace {
-// An HSS/LMS verification (alg hss-lms), in the units of verify_cost_units (one ML-DSA-44
-// verification, about 500 SHA-256 calls): per level, the LM-OTS chains p · (2^w - 1) / 2 hashes on average plus the
-// h path hashes. An estimate from the public key's u32str(L) and top-level LM-OTS type (pqsig's
-// keys repeat the top level; a key that does not parse costs one unit and fails verification).
+// An HSS/LMS verification, in the units of verify_cost_units (one ML-DSA-44 verification, about
+// 500 SHA-256 calls): per level, the LM-OTS chains p · (2^w - 1) / 2 hashes on average plus the
+// h path hashes. From the suite's L and top-level LM-OTS type: a registry row, or the row of a
+// key whose parameter set was read from the key (suite_for_public_key; its levels repeat the top).
 std::size_t hss_cost_units(std::uint32_t levels, std::uint32_t lmots_type) noexcept {
   const auto* ots = lms::find_lmots(lmots_type);
   if (!ots || levels < 1 || levels > lms::kMaxLevels) return 1;
   const std::size_t per_level = (std::size_t{ots->p} * ((std::size_t{1} << ots->w) - 1) / 2 + 30) / 500 + 1;
   return levels * per_level;
-}
-std::size_t hss_verify_cost_units(const bytes& pk) noexcept {
-  if (pk.size() < 12) return 1;
-  auto u32_at = [&](std::size_t i) {
-    return (std::uint32_t{pk[i]} << 24) | (std::uint32_t{pk[i + 1]} << 16) | (std::uint32_t{pk[i + 2]} << 8) | pk[i + 3];
-  };
-  return hss_cost_units(u32_at(0), u32_at(8));
 }
 }  // namespace
 
@@ -84,7 +77,7 @@ std::size_t verify_cost_units(const SuiteInfo& suite) noexcept {
         default: return 10;
       }
     case Family::composite: return 5;
-    // Stateful hash-based: one Winternitz chain walk per level, as for a key in a directory.
+    // Stateful hash-based: one Winternitz chain walk per level.
     case Family::lms: return hss_cost_units(suite.params.hbs.levels, suite.params.hbs.ots);
     case Family::xmss: return 5u * suite.params.hbs.levels;
     case Family::classical:
@@ -304,13 +297,8 @@ Decision Verifier::decide_impl(const hs::Message& req, std::int64_t now, Directo
     const SuiteInfo* want = nullptr;
     if (const auto* a = sf::find_param(li.params->list.params, "alg"); a && a->type == sf::Type::string) want = hs::suite_for_alg(a->s);
     auto k = resolver.resolve_label(req, *li.label, *li.params, want);
-    if (k && k->hss_public) {  // alg hss-lms (ours): no suite; its cost from the key's parameters
-      if (std::find(pol.algorithms.begin(), pol.algorithms.end(), hs::kHssLmsAlg) != pol.algorithms.end())
-        cost += hss_verify_cost_units(*k->hss_public);
-      continue;
-    }
     if (!k || !k->suite) continue;
-    if (std::find(pol.algorithms.begin(), pol.algorithms.end(), k->suite->http_alg) == pol.algorithms.end()) continue;
+    if (std::find(pol.algorithms.begin(), pol.algorithms.end(), hs::alg_name(*k->suite)) == pol.algorithms.end()) continue;
     cost += verify_cost_units(*k->suite);
   }
   if (cost > opt_.max_cost_units) {

@@ -87,6 +87,10 @@ struct Backend {
   unsigned (*operations)(const SuiteInfo&) noexcept = nullptr;
   /// A fresh key pair in the FIPS encodings (pk + expanded sk, or ek + dk) — kKeygen.
   Result<EncodedKeyPair> (*keypair)(const SuiteInfo&) = nullptr;
+  /// A family whose public keys carry their parameter set (lms): the suite of one key, its set
+  /// read from the key, typed and bounded (pqsig::suite_for_public_key). Null: the family's
+  /// parameter set is named by its suite only.
+  Result<const SuiteInfo*> (*suite_for_key)(Family, byte_span pub) = nullptr;
 };
 
 /// Backend::keypair for a family whose signing keys have an expanded form: a fresh SigningKey's
@@ -102,8 +106,10 @@ const Backend* classical_backend() noexcept;  // src/suites/backend_classical.cp
 const Backend* composite_backend() noexcept;  // src/suites/backend_composite.cpp
 const Backend* hbs_backend() noexcept;        // src/suites/backend_hbs.cpp (lms + xmss: verification only)
 
-/// pqsig's own backend for the suite's family, or nullptr (src/suites/registry.cpp).
-const Backend* backend_for(const SuiteInfo& s) noexcept;
+/// pqsig's own backend for a family, or nullptr (src/suites/registry.cpp).
+const Backend* backend_for_family(Family f) noexcept;
+/// pqsig's own backend for the suite's family, or nullptr.
+inline const Backend* backend_for(const SuiteInfo& s) noexcept { return backend_for_family(s.family); }
 /// Verification interfaces of that backend for the suite (0 when none).
 unsigned backend_interfaces(const Backend* b, const SuiteInfo& s) noexcept;
 

@@ -1,5 +1,7 @@
 // The closed, versioned suite registry. Adding a suite means adding a row here (and a test
-// asserting its sizes); nothing else in pqsig accepts a suite that is not in this table.
+// asserting its sizes); nothing else in pqsig accepts a suite that is not in this table, except a
+// family whose keys carry their parameter set (lms): suite_for_public_key reads a key's set
+// through the family's backend, which makes one row per set outside this table.
 #include <string>
 
 #include "pqsig/classical.hpp"
@@ -7,6 +9,7 @@
 #include "pqsig/mldsa.hpp"
 #include "pqsig/mlkem.hpp"
 #include "pqsig/slhdsa.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/suite.hpp"
 #include "slhdsa/params.hpp"
 #include "suites/backend.hpp"
@@ -242,10 +245,18 @@ Result<const SuiteInfo*> parse_suite_ref(std::string_view ref) {
   return find_suite(ref.substr(0, at), ver);
 }
 
+Result<const SuiteInfo*> suite_for_public_key(Family family, byte_span pub) {
+  const detail::Backend* b = detail::backend_for_family(family);
+  if (!b || !b->suite_for_key)
+    return Error{Errc::unsupported, "family " + std::string(family_name(family)) +
+                                        ": its parameter set is named by a suite, not read from a key"};
+  return b->suite_for_key(family, pub);
+}
+
 namespace detail {
 
-const Backend* backend_for(const SuiteInfo& s) noexcept {
-  switch (s.family) {
+const Backend* backend_for_family(Family f) noexcept {
+  switch (f) {
     case Family::ml_dsa: return mldsa_backend();
     case Family::slh_dsa: return slhdsa_backend();
     case Family::ml_kem:

@@ -9,6 +9,7 @@
 
 #include "pqsig/jose.hpp"
 #include "pqsig/lms.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/serve.hpp"
 #include "pqsig/webbotauth.hpp"
 
@@ -24,6 +25,7 @@ constexpr std::int64_t kHssNow = 1'790'000'000;
 struct HssServeCrawler {
   fs::path dir;
   std::optional<pqsig::lms::StatefulSigner> hss;
+  std::unique_ptr<pqsig::StatefulKey> stateful;  // hss through the seam's stateful signing interface
   pqsig::SigningKey ed;
   std::string ed_pub, ed_kid, hss_pub, hss_kid;
 
@@ -40,6 +42,7 @@ struct HssServeCrawler {
     auto s = pqsig::lms::StatefulSigner::open(key(), state, 8, 1);
     EXPECT_TRUE(s.ok());
     hss.emplace(std::move(*s));
+    stateful = pqsig::stateful_key(*hss).value();
     ed_pub = pqsig::jose::to_jwk(ed, false).value();
     ed_kid = pqsig::jose::thumbprint(ed_pub).value();
     hss_pub = pqsig::jose::hbs_to_jwk({pqsig::jose::HbsKind::hss, hss->public_key()}).value();
@@ -58,7 +61,7 @@ struct HssServeCrawler {
     wba::SignerOptions o;
     o.created = kHssNow;
     wba::LabelKey sig2{"sig2", nullptr, hss_kid, ""};
-    sig2.hss = &*hss;
+    sig2.stateful = stateful.get();
     wba::Signer signer({wba::LabelKey{"sig1", &ed, ed_kid, ""}, sig2}, o);
     auto r = signer.sign(m);
     EXPECT_TRUE(r.ok()) << (r ? "" : r.error().what());
@@ -113,4 +116,37 @@ TEST(ServeHss, DefaultPolicySkipsHssLabel) {
   auto d = v->decide(c.request(), kHssNow + 1);
   EXPECT_EQ(d.status, 200) << d.reason << ": " << d.detail;
   EXPECT_EQ(d.labels, std::vector<std::string>{"sig1"});
+}
+
+// The cost of an HSS label comes from the one cost home (verify_cost_units) through the key's
+// suite: a parameter set outside the registry (H5/W8 here) costs what its L and LM-OTS type say,
+// the same as the registry rows with that L and type, and serve bounds a request by it.
+TEST(ServeHss, CostOfAKeyOutsideTheRegistryComesFromVerifyCostUnits) {
+  HssServeCrawler c;
+  auto suite = pqsig::suite_for_public_key(pqsig::Family::lms, c.hss->public_key());
+  ASSERT_TRUE(suite.ok()) << suite.error().what();
+  EXPECT_EQ(pqsig::find_suite((*suite)->id).error().code, pqsig::Errc::unknown_suite);  // not a registry row
+  // RFC 8554 Table 1, LMOTS_SHA256_N32_W8: p = 34 chains of up to 255 hashes; per level
+  // (34 * 255 / 2 + 30) / 500 + 1 = 9 units, as before this key had a suite.
+  const std::size_t units = sv::verify_cost_units(**suite);
+  EXPECT_EQ(units, 9u);
+  EXPECT_EQ(units, sv::verify_cost_units(*pqsig::find_suite("lms-sha256-m32-h10-w8").value()));
+  sv::MemoryReplayStore replay;
+  sv::Policy p;
+  p.algorithms = {"ed25519", "hss-lms"};
+  for (std::size_t limit : {units, units + 1}) {  // Ed25519 costs 1
+    sv::VerifyOptions o;
+    o.policy = p;
+    o.policy.authorities = {"origin.example"};
+    o.max_cost_units = limit;
+    auto v = sv::Verifier::create(o, {c.keys()}, nullptr, &replay, nullptr);
+    ASSERT_TRUE(v.ok()) << v.error().what();
+    auto d = (*v)->decide(c.request(), kHssNow + 1);
+    if (limit == units) {
+      EXPECT_EQ(d.status, 401) << d.reason;
+      EXPECT_EQ(d.reason, "too_costly") << d.detail;
+    } else {
+      EXPECT_EQ(d.status, 200) << d.reason << ": " << d.detail;
+    }
+  }
 }

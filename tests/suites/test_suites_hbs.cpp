@@ -9,6 +9,7 @@
 
 #include "pqsig/lms.hpp"
 #include "pqsig/provider.hpp"
+#include "pqsig/stateful_key.hpp"
 #include "pqsig/suite.hpp"
 #include "pqsig/xmss.hpp"
 
@@ -150,4 +151,49 @@ TEST(StatefulSuites, XmssVerifiesThroughTheSuiteApi) {
   auto mt = VerifyingKey::from_public(HS("xmssmt-sha2_20-2_256"), signer->public_key());
   ASSERT_TRUE(mt.ok());
   EXPECT_EQ(mt->verify(msg, *sig).error().code, Errc::invalid_length);
+}
+
+// A key whose parameter set the seam reads from the key (suite_for_public_key, the family-level
+// alg hss-lms): the registry row of its set where there is one, else one row per set whose sizes
+// and private-key length agree with the LMS tables as the registry rows do.
+TEST(StatefulSuites, SuiteReadFromAnHssKey) {
+  auto header = [](std::uint32_t L, std::uint32_t lms_type, std::uint32_t ots_type, std::size_t size) {
+    bytes b(size, 0x5a);
+    for (int i = 0; i < 4; ++i) {
+      const int sh = 24 - 8 * i;
+      b[static_cast<std::size_t>(i)] = static_cast<u8>(L >> sh);
+      b[static_cast<std::size_t>(4 + i)] = static_cast<u8>(lms_type >> sh);
+      b[static_cast<std::size_t>(8 + i)] = static_cast<u8>(ots_type >> sh);
+    }
+    return b;
+  };
+  for (const auto& s : all_suites()) {
+    if (s.family != Family::lms) continue;
+    SCOPED_TRACE(std::string(s.id));
+    auto by_key = suite_for_public_key(
+        Family::lms, header(s.params.hbs.levels, s.params.hbs.code, s.params.hbs.ots, s.public_key_size));
+    ASSERT_TRUE(by_key.ok()) << by_key.error().what();
+    EXPECT_EQ(*by_key, &s);
+  }
+  for (const char* spec : {"lms-sha256-m32-h5-w1", "hss-sha256-m24-h5-w2-h5-w2-h5-w2", "hss-shake-m32-h15-w4-h15-w4"}) {
+    SCOPED_TRACE(spec);
+    const auto levels = lms::parse_levels(spec).value();
+    const auto& top = levels.front();
+    auto s = suite_for_public_key(Family::lms, header(static_cast<std::uint32_t>(levels.size()), top.lms->type,
+                                                      top.ots->type, lms::hss_public_key_bytes(levels)));
+    ASSERT_TRUE(s.ok()) << s.error().what();
+    EXPECT_EQ((*s)->id, spec);
+    EXPECT_EQ(find_suite((*s)->id).error().code, Errc::unknown_suite);
+    EXPECT_TRUE((*s)->stateful);
+    EXPECT_EQ((*s)->cls, SuiteClass::signature);
+    EXPECT_EQ((*s)->output_size, lms::hss_signature_bytes(levels));
+    EXPECT_EQ((*s)->params.hbs.height, top.lms->h * levels.size());
+    auto k = lms::HssPrivateKey::from_seed(levels, bytes(16, 1), bytes(top.ots->n, 2));
+    ASSERT_TRUE(k.ok());
+    EXPECT_EQ(k->serialize().size(), (*s)->private_key_size);
+    EXPECT_EQ(k->max_signatures(), (*s)->max_signatures());
+    // Verification only, like the registry rows: the stateless API refuses a signing key.
+    EXPECT_EQ(SigningKey::generate(**s).error().code, Errc::stateful_key);
+    EXPECT_EQ(provider::find("pqsig").value()->interfaces(**s), provider::kPure);
+  }
 }
