@@ -1,6 +1,7 @@
 // COSE_Sign1 with HSS/LMS (pqsig/cose.hpp): RFC 9052 §4.2 / §4.4 structures, RFC 8778 §3 algorithm
 // HSS-LMS (-46), RFC 8949 CBOR read strictly and bounded. The COSE_Key reader of jose/hbs.cpp
-// gives the key; the HSS signature and its verification are lms::StatefulSigner / lms::hss_verify.
+// gives the key; the HSS signature is lms::StatefulSigner's, its verification the suite seam's
+// (suite_for_public_key, VerifyingKey).
 // CBOR through the one reader/writer of jose/cbor.hpp; file-local names carry a cose1_ prefix (unity builds).
 #include "pqsig/cose.hpp"
 
@@ -10,6 +11,8 @@
 
 #include "jose/cbor.hpp"
 #include "pqsig/jose.hpp"
+#include "pqsig/stateful_key.hpp"
+#include "pqsig/suite.hpp"
 
 namespace pqsig::cose {
 
@@ -151,7 +154,13 @@ Result<Verified1> cose1_verify(byte_span message, byte_span hss_public_key, cons
   if (key_kid && !key_kid->empty() && !p->kid.empty() && *key_kid != p->kid)
     return Error{Errc::invalid_argument, "COSE_Sign1: the message's kid is not the COSE_Key's kid"};
   const bytes tbs = sig_structure1(p->protected_bstr, opt.external_aad, payload);
-  if (auto st = lms::hss_verify(hss_public_key, tbs, p->signature); !st)
+  // Through the one seam: the key's parameter set picks its suite (typed and bounded), whose
+  // providers verify (the registry's rows are dual-verifiable like every other suite).
+  auto suite = suite_for_public_key(Family::lms, hss_public_key);
+  if (!suite) return Error{suite.error().code, "COSE_Sign1 (HSS-LMS) key: " + suite.error().message};
+  auto vk = VerifyingKey::from_public(**suite, hss_public_key);
+  if (!vk) return Error{vk.error().code, "COSE_Sign1 (HSS-LMS) key: " + vk.error().message};
+  if (auto st = vk->verify(tbs, p->signature); !st)
     return Error{st.error().code, "COSE_Sign1 (HSS-LMS): " + st.error().message};
   return Verified1{bytes(payload.begin(), payload.end()), std::move(p->kid)};
 }
