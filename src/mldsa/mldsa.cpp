@@ -577,11 +577,7 @@ struct Impl {
     for (int i = 0; i < K; ++i) {
       be().pointwise_acc(w.t.c, s.A[i], s.s1, L);
       be().invntt(w.t.c);
-      for (int j = 0; j < kN; ++j) {
-        int32_t t0;
-        Power2Round(freeze(w.t.c[j] + s.s2[i].c[j]), w.t1.c[j], t0);
-        diff |= static_cast<uint32_t>(t0 ^ s.t0[i].c[j]);
-      }
+      diff |= rb().power2round_check(w.t.c, s.s2[i].c, s.t0[i].c, w.t1.c);
       // Declassified: t1 is the public key being recomputed.
       CT_DECLASSIFY(&w.t1, sizeof w.t1);
       uint8_t* row = pk + 32 + i * kPolyT1;

@@ -74,6 +74,26 @@ void compare_round_backends() {
     sc.use_hint(a, h1);
     avx->use_hint(b, h1);
     ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "use_hint " << iter;
+    // power2round_check: t in (−q, q), s2 in [−4, 4]; t0 the true r0 (no mismatch), then one or
+    // more coefficients changed (a mismatch), or random (−2^12, 2^12]
+    fill(a, -(Q - 1), Q - 1, true);
+    std::uniform_int_distribution<std::int32_t> eta(-4, 4), low(-(1 << 12) + 1, 1 << 12);
+    for (auto& v : y) v = eta(rng);
+    for (int j = 0; j < kN; ++j) {
+      std::int32_t r1;
+      detail::Power2Round(detail::freeze(a[j] + y[j]), r1, h1[j]);
+    }
+    if (iter % 3 == 1) {
+      h1[rng() % kN] ^= 1 << (rng() % 13);
+    } else if (iter % 3 == 2) {
+      for (int j = 0; j < kN; ++j)
+        if (rng() % 4 == 0) h1[j] = low(rng);
+    }
+    const std::uint32_t d1 = sc.power2round_check(a, y, h1, a1), d2 = avx->power2round_check(a, y, h1, b1);
+    ASSERT_EQ(d1 != 0, d2 != 0) << "power2round_check result " << iter;
+    if (iter % 3 == 0) ASSERT_EQ(0u, d1) << "power2round_check on the true t0 " << iter;
+    if (iter % 3 == 1) ASSERT_NE(0u, d1) << "power2round_check with one t0 coefficient changed " << iter;
+    ASSERT_EQ(0, std::memcmp(a1, b1, sizeof a1)) << "power2round_check t1 " << iter;
   }
 }
 }  // namespace
