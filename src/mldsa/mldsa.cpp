@@ -392,16 +392,13 @@ struct Impl {
     std::memcpy(tr, sk + 64, 64);
     // Declassified: ρ is the public seed of Â (it is also the first 32 bytes of pk).
     CT_DECLASSIFY(rho, 32);
+    // BitUnpack(s, η, η) / BitUnpack(t0, 2^12 − 1, 2^12) on the poly backend (AVX2 or scalar).
+    static_assert(kPolyEta == (ETA == 2 ? 96 : 128) && kPolyT0 == 416);
     uint32_t bad = 0;
-    auto eta = [&bad](uint32_t v) {
-      bad |= static_cast<uint32_t>(2 * ETA - static_cast<int32_t>(v)) >> 31;  // v > 2η
-      return ETA - static_cast<int32_t>(v);
-    };
     const uint8_t* p = sk + 128;
-    for (int i = 0; i < L; ++i, p += kPolyEta) BitUnpack<kEtaBits>(p, s1[i], eta);
-    for (int i = 0; i < K; ++i, p += kPolyEta) BitUnpack<kEtaBits>(p, s2[i], eta);
-    for (int i = 0; i < K; ++i, p += kPolyT0)
-      BitUnpack<kD>(p, t0[i], [](uint32_t v) { return (1 << (kD - 1)) - static_cast<int32_t>(v); });
+    for (int i = 0; i < L; ++i, p += kPolyEta) bad |= be().unpack_eta(ETA, s1[i].c, p);
+    for (int i = 0; i < K; ++i, p += kPolyEta) bad |= be().unpack_eta(ETA, s2[i].c, p);
+    for (int i = 0; i < K; ++i, p += kPolyT0) be().unpack_t0(t0[i].c, p);
     return bad;
   }
   // FIPS 204, Algorithm 28: w1Encode(w1) (one polynomial, w1 = HighBits already taken).
