@@ -293,8 +293,8 @@ struct Impl {
       outs[r] = buf[r];
     }
     x.squeeze_blocks(outs, kBlocks);
-    for (int r = 0; r < L; ++r)
-      BitUnpack<kZBits>(buf[r], y[r], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
+    static_assert(sizeof buf[0] >= kBytes + 8, "unpack_mask reads 8 bytes past the field bytes");
+    for (int r = 0; r < L; ++r) be().unpack_mask(y[r].c, buf[r], kZBits);  // BitUnpack(·, γ1 − 1, γ1)
     secure_zero(in, sizeof in);
     secure_zero(buf, sizeof buf);
   }
@@ -311,6 +311,7 @@ struct Impl {
     uint8_t in[66];
     alignas(32) uint8_t buf[ShakeX8::kLanes][kBlocks * hash::kShake256Rate];
     std::memcpy(in, rhopp, 64);
+    static_assert(sizeof buf[0] >= kBytes + 8, "unpack_mask reads 8 bytes past the field bytes");
     for (int e = 0; e < kTotal; e += ShakeX8::kLanes) {
       const int n = kTotal - e < ShakeX8::kLanes ? kTotal - e : ShakeX8::kLanes;
       ShakeX8 x;
@@ -325,7 +326,7 @@ struct Impl {
       x.squeeze_blocks(outs, kBlocks);
       for (int j = 0; j < n; ++j) {
         const int r = e + j;
-        BitUnpack<kZBits>(buf[j], r < L ? y[r] : ynext[r - L], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
+        be().unpack_mask((r < L ? y[r] : ynext[r - L]).c, buf[j], kZBits);  // BitUnpack(·, γ1 − 1, γ1)
       }
     }
     secure_zero(in, sizeof in);
@@ -642,8 +643,9 @@ struct Impl {
     const bool pair_mask = kPairMask && !ShakeX8::eight_way();
     bool have_next = false;
     for (int attempt = 0, kappa = 0; attempt < kMaxSignAttempts; ++attempt, kappa += L) {
+      const Poly* y = w.y;  // this attempt's mask: w.y, or w.ynext when computed ahead (no copy)
       if (have_next) {
-        std::memcpy(w.y, w.ynext, sizeof w.y);
+        y = w.ynext;
         have_next = false;
       } else if (pair_mask) {
         ExpandMask2(w.y, w.ynext, w.rhopp, kappa);
@@ -653,7 +655,7 @@ struct Impl {
       }
       // w = NTT^-1(Â ∘ NTT(y)), in [0, q)
       for (int i = 0; i < L; ++i) {
-        w.z[i] = w.y[i];
+        w.z[i] = y[i];
         be().ntt(w.z[i].c);
       }
       // c̃ = H(μ ‖ w1Encode(w1), λ/4) with w1 = HighBits(w) (Algorithm 28, w1 staged in h)
@@ -685,7 +687,7 @@ struct Impl {
       for (int i = 0; i < L && !reject; ++i) {
         be().pointwise(w.z[i].c, w.c.c, s.s1[i].c);
         be().invntt(w.z[i].c);
-        reject |= rb().z_finish(w.z[i].c, w.y[i].c, G1 - BETA);
+        reject |= rb().z_finish(w.z[i].c, y[i].c, G1 - BETA);
         CT_DECLASSIFY(&reject, sizeof reject);
       }
       if (reject) continue;

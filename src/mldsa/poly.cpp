@@ -103,7 +103,7 @@ int RejNTTPoly_scalar(std::int32_t* a, int ctr, const std::uint8_t* buf, std::si
   return ctr;
 }
 
-// FIPS 204, Algorithm 19 (BitUnpack) for skDecode (Algorithm 25), reference: coefficient i is the
+// FIPS 204, Algorithm 19 (BitUnpack) for skDecode (Algorithm 25) and ExpandMask (Algorithm 34), reference: coefficient i is the
 // `bits`-bit little-endian field at bit i·bits of in (32·bits bytes); raw values to a.
 namespace {
 void BitUnpackSk_scalar(std::int32_t a[kN], const std::uint8_t* in, int bits) noexcept {
@@ -131,10 +131,15 @@ std::uint32_t UnpackEta_scalar(int eta, std::int32_t a[kN], const std::uint8_t* 
   }
   return bad;
 }
+// ExpandMask's BitUnpack(·, γ1 − 1, γ1), bits = 18 or 20 (reads only the 32·bits input bytes).
+void UnpackMask_scalar(std::int32_t a[kN], const std::uint8_t* in, int bits) noexcept {
+  BitUnpackSk_scalar(a, in, bits);
+  for (int i = 0; i < kN; ++i) a[i] = (1 << (bits - 1)) - a[i];
+}
 
 namespace {
 constexpr PolyBackend kScalar{"scalar", &NTT_scalar, &NTT_inverse_scalar, &MultiplyNTT_scalar, &MultiplyNTT_acc_scalar,
-                               &RejNTTPoly_scalar, &RejBoundedPoly_scalar, &UnpackT0_scalar, &UnpackEta_scalar};
+                               &RejNTTPoly_scalar, &RejBoundedPoly_scalar, &UnpackT0_scalar, &UnpackEta_scalar, &UnpackMask_scalar};
 
 }  // namespace
 

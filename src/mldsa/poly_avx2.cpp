@@ -318,8 +318,31 @@ PQSIG_AVX2 std::uint32_t UnpackEta_avx2(int eta, std::int32_t a[kN], const std::
   return static_cast<std::uint32_t>(!_mm256_testz_si256(bad, bad));
 }
 
+// FIPS 204, Algorithm 34 (ExpandMask): BitUnpack(v, γ1 − 1, γ1) of one polynomial, γ1 = 2^17
+// (18-bit fields) or 2^19 (20-bit fields), eight coefficients (18 or 20 bytes) at a time: the
+// low 128-bit lane holds the bytes of coefficients 0–3, the high lane those of 4–7; each 32-bit
+// lane gathers the three bytes its field starts in, shifts by its bit offset and masks.
+// Reads up to 8 bytes past the 32·bits input bytes (the caller's buffer has them). Secret data.
+PQSIG_AVX2 void UnpackMask_avx2(std::int32_t a[kN], const std::uint8_t* in, int bits) noexcept {
+  const bool b18 = bits == 18;  // public parameter
+  const __m256i shuf = b18 ? _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1,  //
+                                              0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1)
+                           : _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1,  //
+                                              0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1);
+  const __m256i shifts = b18 ? _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6) : _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
+  const __m256i mask = _mm256_set1_epi32((1 << bits) - 1), g1 = _mm256_set1_epi32(1 << (bits - 1));
+  const int step = bits, half = bits / 2;  // bytes per eight coefficients, offset of coefficient 4
+  for (int g = 0; g < kN / 8; ++g) {
+    const std::uint8_t* p = in + step * g;
+    const __m256i b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + half)), 1);
+    const __m256i v = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(b, shuf), shifts), mask);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 8 * g), _mm256_sub_epi32(g1, v));
+  }
+}
+
 constexpr PolyBackend kAvx2{"avx2", &NTT_avx2, &NTT_inverse_avx2, &MultiplyNTT_avx2, &MultiplyNTT_acc_avx2,
-                            &RejNTTPoly_avx2, &RejBoundedPoly_avx2_any, &UnpackT0_avx2, &UnpackEta_avx2};
+                            &RejNTTPoly_avx2, &RejBoundedPoly_avx2_any, &UnpackT0_avx2, &UnpackEta_avx2, &UnpackMask_avx2};
 
 }  // namespace
 

@@ -92,8 +92,12 @@ void compare_round_backends() {
     }
     const std::uint32_t d1 = sc.power2round_check(a, y, h1, a1), d2 = avx->power2round_check(a, y, h1, b1);
     ASSERT_EQ(d1 != 0, d2 != 0) << "power2round_check result " << iter;
-    if (iter % 3 == 0) ASSERT_EQ(0u, d1) << "power2round_check on the true t0 " << iter;
-    if (iter % 3 == 1) ASSERT_NE(0u, d1) << "power2round_check with one t0 coefficient changed " << iter;
+    if (iter % 3 == 0) {
+      ASSERT_EQ(0u, d1) << "power2round_check on the true t0 " << iter;
+    }
+    if (iter % 3 == 1) {
+      ASSERT_NE(0u, d1) << "power2round_check with one t0 coefficient changed " << iter;
+    }
     ASSERT_EQ(0, std::memcmp(a1, b1, sizeof a1)) << "power2round_check t1 " << iter;
   }
 }
@@ -208,6 +212,34 @@ TEST(MldsaRounding, SkUnpackAvx2MatchesScalar) {
     } else {
       ASSERT_EQ(bad_ref != 0, avx->unpack_eta(eta, b, in.data()) != 0) << iter;
     }
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << iter;
+  }
+  if (!avx) GTEST_SKIP() << "scalar checked; no AVX2 backend on this build / CPU";
+}
+
+// ExpandMask's BitUnpack (FIPS 204 Algorithm 34), γ1 = 2^17 (18 bits) and 2^19 (20 bits): the
+// AVX2 unpacking against the scalar reference, and the scalar one against a bit-by-bit reading,
+// on random bytes in a buffer with the 8 readable bytes past the fields the contract asks for.
+TEST(MldsaRounding, MaskUnpackAvx2MatchesScalar) {
+  const detail::PolyBackend& sc = detail::poly_backend_scalar();
+  const detail::PolyBackend* avx = detail::poly_backend_avx2();
+  std::mt19937 rng(kSeed + 13);
+  std::printf("seed %u\n", kSeed + 13);
+  for (int iter = 0; iter < 2000; ++iter) {
+    const int bits = iter % 2 ? 20 : 18;
+    std::vector<std::uint8_t> in(static_cast<std::size_t>(32 * bits + 8));
+    for (auto& c : in) c = static_cast<std::uint8_t>(rng());
+    if (iter % 5 == 0)
+      for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(iter % 10 == 0 ? 0xFF : 0x00);
+    alignas(32) std::int32_t a[kN], b[kN];
+    sc.unpack_mask(a, in.data(), bits);
+    for (int i = 0; i < kN; ++i) {
+      std::int32_t v = 0;
+      for (int k = 0; k < bits; ++k) v |= ((in[static_cast<std::size_t>((i * bits + k) / 8)] >> ((i * bits + k) % 8)) & 1) << k;
+      ASSERT_EQ((1 << (bits - 1)) - v, a[i]) << iter << " " << i;
+    }
+    if (!avx) continue;
+    avx->unpack_mask(b, in.data(), bits);
     ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << iter;
   }
   if (!avx) GTEST_SKIP() << "scalar checked; no AVX2 backend on this build / CPU";
