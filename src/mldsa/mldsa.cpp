@@ -411,8 +411,13 @@ struct Impl {
     std::memset(y, 0, OMEGA + K);
     int index = 0;
     for (int i = 0; i < K; ++i) {
-      for (int j = 0; j < kN; ++j)
-        if (h[i].c[j] != 0) y[index++] = static_cast<uint8_t>(j);
+      for (int j = 0; j < kN; j += 8) {  // at most ω of K·256 are set: skip empty runs of eight
+        int32_t any = 0;
+        for (int k = 0; k < 8; ++k) any |= h[i].c[j + k];
+        if (any == 0) continue;
+        for (int k = 0; k < 8; ++k)
+          if (h[i].c[j + k] != 0) y[index++] = static_cast<uint8_t>(j + k);
+      }
       y[OMEGA + i] = static_cast<uint8_t>(index);
     }
   }
