@@ -304,7 +304,9 @@ struct Impl {
   // second for a single lane), two attempts' ten cost three. The next attempt's mask is secret
   // like this one's and is wiped with the signing work (unused if this attempt is accepted).
   static constexpr bool kPairMask = L == 5;
-  static void ExpandMask2(Poly (&y)[L], Poly (&ynext)[L], const uint8_t rhopp[64], int kappa) noexcept {
+  static constexpr int kNextMask = kPairMask ? L : 1;  // SignWork::ynext (unused, one poly, otherwise)
+  static void ExpandMask2(Poly (&y)[L], Poly (&ynext)[kNextMask], const uint8_t rhopp[64], int kappa) noexcept {
+    static_assert(kPairMask);
     constexpr size_t kBytes = 32 * kZBits;
     constexpr size_t kBlocks = (kBytes + hash::kShake256Rate - 1) / hash::kShake256Rate;
     constexpr int kTotal = 2 * L;
@@ -604,7 +606,7 @@ struct Impl {
 
   struct SignWork {
     Poly y[L], z[L];
-    Poly ynext[L];  // the next attempt's mask when computed ahead (ExpandMask2)
+    Poly ynext[kNextMask];  // the next attempt's mask when computed ahead (ExpandMask2; ℓ = 5 only)
     Poly w[K], r[K], ct0[K], h[K];
     Poly c;
     uint8_t rhopp[64];
@@ -653,7 +655,7 @@ struct Impl {
         y = w.ynext;
         have_next = false;
       } else if (pair_mask) {
-        ExpandMask2(w.y, w.ynext, w.rhopp, kappa);
+        if constexpr (kPairMask) ExpandMask2(w.y, w.ynext, w.rhopp, kappa);
         have_next = true;
       } else {
         ExpandMask(w.y, w.rhopp, kappa);
