@@ -293,8 +293,8 @@ struct Impl {
       outs[r] = buf[r];
     }
     x.squeeze_blocks(outs, kBlocks);
-    for (int r = 0; r < L; ++r)
-      BitUnpack<kZBits>(buf[r], y[r], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
+    static_assert(sizeof buf[0] >= kBytes + 8, "unpack_mask reads 8 bytes past the field bytes");
+    for (int r = 0; r < L; ++r) be().unpack_mask(y[r].c, buf[r], kZBits);  // BitUnpack(·, γ1 − 1, γ1)
     secure_zero(in, sizeof in);
     secure_zero(buf, sizeof buf);
   }
@@ -304,13 +304,16 @@ struct Impl {
   // second for a single lane), two attempts' ten cost three. The next attempt's mask is secret
   // like this one's and is wiped with the signing work (unused if this attempt is accepted).
   static constexpr bool kPairMask = L == 5;
-  static void ExpandMask2(Poly (&y)[L], Poly (&ynext)[L], const uint8_t rhopp[64], int kappa) noexcept {
+  static constexpr int kNextMask = kPairMask ? L : 1;  // SignWork::ynext (unused, one poly, otherwise)
+  static void ExpandMask2(Poly (&y)[L], Poly (&ynext)[kNextMask], const uint8_t rhopp[64], int kappa) noexcept {
+    static_assert(kPairMask);
     constexpr size_t kBytes = 32 * kZBits;
     constexpr size_t kBlocks = (kBytes + hash::kShake256Rate - 1) / hash::kShake256Rate;
     constexpr int kTotal = 2 * L;
     uint8_t in[66];
     alignas(32) uint8_t buf[ShakeX8::kLanes][kBlocks * hash::kShake256Rate];
     std::memcpy(in, rhopp, 64);
+    static_assert(sizeof buf[0] >= kBytes + 8, "unpack_mask reads 8 bytes past the field bytes");
     for (int e = 0; e < kTotal; e += ShakeX8::kLanes) {
       const int n = kTotal - e < ShakeX8::kLanes ? kTotal - e : ShakeX8::kLanes;
       ShakeX8 x;
@@ -325,7 +328,7 @@ struct Impl {
       x.squeeze_blocks(outs, kBlocks);
       for (int j = 0; j < n; ++j) {
         const int r = e + j;
-        BitUnpack<kZBits>(buf[j], r < L ? y[r] : ynext[r - L], [](uint32_t v) { return G1 - static_cast<int32_t>(v); });
+        be().unpack_mask((r < L ? y[r] : ynext[r - L]).c, buf[j], kZBits);  // BitUnpack(·, γ1 − 1, γ1)
       }
     }
     secure_zero(in, sizeof in);
@@ -392,16 +395,13 @@ struct Impl {
     std::memcpy(tr, sk + 64, 64);
     // Declassified: ρ is the public seed of Â (it is also the first 32 bytes of pk).
     CT_DECLASSIFY(rho, 32);
+    // BitUnpack(s, η, η) / BitUnpack(t0, 2^12 − 1, 2^12) on the poly backend (AVX2 or scalar).
+    static_assert(kPolyEta == (ETA == 2 ? 96 : 128) && kPolyT0 == 416);
     uint32_t bad = 0;
-    auto eta = [&bad](uint32_t v) {
-      bad |= static_cast<uint32_t>(2 * ETA - static_cast<int32_t>(v)) >> 31;  // v > 2η
-      return ETA - static_cast<int32_t>(v);
-    };
     const uint8_t* p = sk + 128;
-    for (int i = 0; i < L; ++i, p += kPolyEta) BitUnpack<kEtaBits>(p, s1[i], eta);
-    for (int i = 0; i < K; ++i, p += kPolyEta) BitUnpack<kEtaBits>(p, s2[i], eta);
-    for (int i = 0; i < K; ++i, p += kPolyT0)
-      BitUnpack<kD>(p, t0[i], [](uint32_t v) { return (1 << (kD - 1)) - static_cast<int32_t>(v); });
+    for (int i = 0; i < L; ++i, p += kPolyEta) bad |= be().unpack_eta(ETA, s1[i].c, p);
+    for (int i = 0; i < K; ++i, p += kPolyEta) bad |= be().unpack_eta(ETA, s2[i].c, p);
+    for (int i = 0; i < K; ++i, p += kPolyT0) be().unpack_t0(t0[i].c, p);
     return bad;
   }
   // FIPS 204, Algorithm 28: w1Encode(w1) (one polynomial, w1 = HighBits already taken).
@@ -413,8 +413,13 @@ struct Impl {
     std::memset(y, 0, OMEGA + K);
     int index = 0;
     for (int i = 0; i < K; ++i) {
-      for (int j = 0; j < kN; ++j)
-        if (h[i].c[j] != 0) y[index++] = static_cast<uint8_t>(j);
+      for (int j = 0; j < kN; j += 8) {  // at most ω of K·256 are set: skip empty runs of eight
+        int32_t any = 0;
+        for (int k = 0; k < 8; ++k) any |= h[i].c[j + k];
+        if (any == 0) continue;
+        for (int k = 0; k < 8; ++k)
+          if (h[i].c[j + k] != 0) y[index++] = static_cast<uint8_t>(j + k);
+      }
       y[OMEGA + i] = static_cast<uint8_t>(index);
     }
   }
@@ -577,11 +582,7 @@ struct Impl {
     for (int i = 0; i < K; ++i) {
       be().pointwise_acc(w.t.c, s.A[i], s.s1, L);
       be().invntt(w.t.c);
-      for (int j = 0; j < kN; ++j) {
-        int32_t t0;
-        Power2Round(freeze(w.t.c[j] + s.s2[i].c[j]), w.t1.c[j], t0);
-        diff |= static_cast<uint32_t>(t0 ^ s.t0[i].c[j]);
-      }
+      diff |= rb().power2round_check(w.t.c, s.s2[i].c, s.t0[i].c, w.t1.c);
       // Declassified: t1 is the public key being recomputed.
       CT_DECLASSIFY(&w.t1, sizeof w.t1);
       uint8_t* row = pk + 32 + i * kPolyT1;
@@ -605,7 +606,7 @@ struct Impl {
 
   struct SignWork {
     Poly y[L], z[L];
-    Poly ynext[L];  // the next attempt's mask when computed ahead (ExpandMask2)
+    Poly ynext[kNextMask];  // the next attempt's mask when computed ahead (ExpandMask2; ℓ = 5 only)
     Poly w[K], r[K], ct0[K], h[K];
     Poly c;
     uint8_t rhopp[64];
@@ -649,18 +650,19 @@ struct Impl {
     const bool pair_mask = kPairMask && !ShakeX8::eight_way();
     bool have_next = false;
     for (int attempt = 0, kappa = 0; attempt < kMaxSignAttempts; ++attempt, kappa += L) {
+      const Poly* y = w.y;  // this attempt's mask: w.y, or w.ynext when computed ahead (no copy)
       if (have_next) {
-        std::memcpy(w.y, w.ynext, sizeof w.y);
+        y = w.ynext;
         have_next = false;
       } else if (pair_mask) {
-        ExpandMask2(w.y, w.ynext, w.rhopp, kappa);
+        if constexpr (kPairMask) ExpandMask2(w.y, w.ynext, w.rhopp, kappa);
         have_next = true;
       } else {
         ExpandMask(w.y, w.rhopp, kappa);
       }
       // w = NTT^-1(Â ∘ NTT(y)), in [0, q)
       for (int i = 0; i < L; ++i) {
-        w.z[i] = w.y[i];
+        w.z[i] = y[i];
         be().ntt(w.z[i].c);
       }
       // c̃ = H(μ ‖ w1Encode(w1), λ/4) with w1 = HighBits(w) (Algorithm 28, w1 staged in h)
@@ -692,7 +694,7 @@ struct Impl {
       for (int i = 0; i < L && !reject; ++i) {
         be().pointwise(w.z[i].c, w.c.c, s.s1[i].c);
         be().invntt(w.z[i].c);
-        reject |= rb().z_finish(w.z[i].c, w.y[i].c, G1 - BETA);
+        reject |= rb().z_finish(w.z[i].c, y[i].c, G1 - BETA);
         CT_DECLASSIFY(&reject, sizeof reject);
       }
       if (reject) continue;

@@ -103,9 +103,43 @@ int RejNTTPoly_scalar(std::int32_t* a, int ctr, const std::uint8_t* buf, std::si
   return ctr;
 }
 
+// FIPS 204, Algorithm 19 (BitUnpack) for skDecode (Algorithm 25) and ExpandMask (Algorithm 34), reference: coefficient i is the
+// `bits`-bit little-endian field at bit i·bits of in (32·bits bytes); raw values to a.
+namespace {
+void BitUnpackSk_scalar(std::int32_t a[kN], const std::uint8_t* in, int bits) noexcept {
+  const std::size_t len = static_cast<std::size_t>(32 * bits);
+  for (int i = 0; i < kN; ++i) {
+    const std::size_t bit = static_cast<std::size_t>(i * bits), byte = bit / 8;
+    std::uint32_t w = 0;
+    for (std::size_t k = 0; k < 3 && byte + k < len; ++k) w |= static_cast<std::uint32_t>(in[byte + k]) << (8 * k);
+    a[i] = static_cast<std::int32_t>((w >> (bit % 8)) & ((1u << bits) - 1));
+  }
+}
+}  // namespace
+// skDecode's t0: BitUnpack(·, 2^12 − 1, 2^12).
+void UnpackT0_scalar(std::int32_t a[kN], const std::uint8_t* in) noexcept {
+  BitUnpackSk_scalar(a, in, kD);
+  for (int i = 0; i < kN; ++i) a[i] = (1 << (kD - 1)) - a[i];
+}
+// skDecode's s1 / s2: BitUnpack(·, η, η); nonzero if some field exceeds 2η (constant time).
+std::uint32_t UnpackEta_scalar(int eta, std::int32_t a[kN], const std::uint8_t* in) noexcept {
+  BitUnpackSk_scalar(a, in, eta == 2 ? 3 : 4);
+  std::uint32_t bad = 0;
+  for (int i = 0; i < kN; ++i) {
+    bad |= static_cast<std::uint32_t>(2 * eta - a[i]) >> 31;  // a > 2η
+    a[i] = eta - a[i];
+  }
+  return bad;
+}
+// ExpandMask's BitUnpack(·, γ1 − 1, γ1), bits = 18 or 20 (reads only the 32·bits input bytes).
+void UnpackMask_scalar(std::int32_t a[kN], const std::uint8_t* in, int bits) noexcept {
+  BitUnpackSk_scalar(a, in, bits);
+  for (int i = 0; i < kN; ++i) a[i] = (1 << (bits - 1)) - a[i];
+}
+
 namespace {
 constexpr PolyBackend kScalar{"scalar", &NTT_scalar, &NTT_inverse_scalar, &MultiplyNTT_scalar, &MultiplyNTT_acc_scalar,
-                               &RejNTTPoly_scalar, &RejBoundedPoly_scalar};
+                               &RejNTTPoly_scalar, &RejBoundedPoly_scalar, &UnpackT0_scalar, &UnpackEta_scalar, &UnpackMask_scalar};
 
 }  // namespace
 

@@ -106,7 +106,21 @@ struct PolyBackend {
   /// η = 2 or 4: half-bytes of buf[0..len) into a[ctr..256); returns the new ctr. Secret data:
   /// only the accept bit of each half-byte is declassified (it is independent of the kept values).
   int (*rej_bounded_poly)(int eta, std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept;
+  /// FIPS 204, Algorithm 25 (skDecode) for one t0 polynomial: BitUnpack(in, 2^12 − 1, 2^12) of
+  /// the 416 bytes at in. Secret data, constant time.
+  void (*unpack_t0)(std::int32_t a[kN], const std::uint8_t* in) noexcept;
+  /// skDecode for one s1 / s2 polynomial: BitUnpack(in, η, η), η = 2 or 4 (96 or 128 bytes).
+  /// Returns nonzero if some field exceeds 2η (coefficient out of [−η, η]); constant time.
+  std::uint32_t (*unpack_eta)(int eta, std::int32_t a[kN], const std::uint8_t* in) noexcept;
+  /// FIPS 204, Algorithm 34 (ExpandMask) for one polynomial: BitUnpack(in, γ1 − 1, γ1) with
+  /// bits = 18 (γ1 = 2^17) or 20 (γ1 = 2^19). `in` must have 8 readable bytes past its 32·bits
+  /// (the SIMD loads read them; ExpandMask's squeeze buffer does). Secret data, constant time.
+  void (*unpack_mask)(std::int32_t a[kN], const std::uint8_t* in, int bits) noexcept;
 };
+/// The scalar skDecode unpacking (reference for the SIMD ones).
+void UnpackT0_scalar(std::int32_t a[kN], const std::uint8_t* in) noexcept;
+std::uint32_t UnpackEta_scalar(int eta, std::int32_t a[kN], const std::uint8_t* in) noexcept;
+void UnpackMask_scalar(std::int32_t a[kN], const std::uint8_t* in, int bits) noexcept;
 
 /// The scalar RejBoundedPoly loop (η = 2 or 4; also the tail of the AVX2 one).
 int RejBoundedPoly_scalar(int eta, std::int32_t* a, int ctr, const std::uint8_t* buf, std::size_t len) noexcept;

@@ -271,8 +271,78 @@ PQSIG_AVX2 int RejBoundedPoly_avx2_any(int eta, std::int32_t* a, int ctr, const 
   return eta == 2 ? RejBoundedPoly_avx2<2>(a, ctr, buf, len) : RejBoundedPoly_avx2<4>(a, ctr, buf, len);
 }
 
+// FIPS 204, Algorithm 25 (skDecode): BitUnpack(t0, 2^12 − 1, 2^12), eight coefficients (13 bytes)
+// at a time: each 32-bit lane gathers the three bytes its coefficient starts in (byte shuffle of
+// 16 loaded bytes), shifts by its bit offset and masks. The last group of the polynomial is
+// copied first so the 16-byte load never reads past the 416 input bytes. Secret data: no branch
+// or index depends on it.
+__attribute__((target("avx2"), always_inline)) inline void UnpackT0Group_avx2(std::int32_t* out, const std::uint8_t* p, __m256i shuf,
+                                                                          __m256i shifts, __m256i mask, __m256i top) {
+  const __m256i b = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  const __m256i v = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(b, shuf), shifts), mask);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_sub_epi32(top, v));
+}
+PQSIG_AVX2 void UnpackT0_avx2(std::int32_t a[kN], const std::uint8_t* in) noexcept {
+  const __m256i shuf = _mm256_setr_epi8(0, 1, 2, -1, 1, 2, 3, -1, 3, 4, 5, -1, 4, 5, 6, -1,  //
+                                        6, 7, 8, -1, 8, 9, 10, -1, 9, 10, 11, -1, 11, 12, 13, -1);
+  const __m256i shifts = _mm256_setr_epi32(0, 5, 2, 7, 4, 1, 6, 3);
+  const __m256i mask = _mm256_set1_epi32((1 << 13) - 1), top = _mm256_set1_epi32(1 << 12);
+  for (int g = 0; g < kN / 8 - 1; ++g) UnpackT0Group_avx2(a + 8 * g, in + 13 * g, shuf, shifts, mask, top);
+  alignas(16) std::uint8_t last[16] = {};
+  std::memcpy(last, in + 13 * (kN / 8 - 1), 13);
+  UnpackT0Group_avx2(a + kN - 8, last, shuf, shifts, mask, top);
+  secure_zero(last, sizeof last);
+}
+// FIPS 204, Algorithm 25 (skDecode): BitUnpack(s, η, η) for η = 2 (3 bits) or 4 (4 bits), eight
+// coefficients (3 or 4 bytes) at a time: the group's bytes broadcast, shifted per lane, masked.
+// Returns nonzero if some coefficient is out of range (a 3-bit value > 2η = 4). Secret data.
+PQSIG_AVX2 std::uint32_t UnpackEta_avx2(int eta, std::int32_t a[kN], const std::uint8_t* in) noexcept {
+  const int bits = eta == 2 ? 3 : 4;  // public parameter
+  const __m256i shifts = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(bits));
+  const __m256i mask = _mm256_set1_epi32((1 << bits) - 1), ev = _mm256_set1_epi32(eta), two_eta = _mm256_set1_epi32(2 * eta);
+  __m256i bad = _mm256_setzero_si256();
+  for (int g = 0; g < kN / 8; ++g) {
+    const std::uint8_t* p = in + bits * g;
+    std::uint32_t w;
+    if (bits == 4) {
+      std::memcpy(&w, p, 4);
+    } else {
+      std::uint16_t lo;
+      std::memcpy(&lo, p, 2);
+      w = lo | static_cast<std::uint32_t>(p[2]) << 16;
+    }
+    const __m256i v = _mm256_and_si256(_mm256_srlv_epi32(_mm256_set1_epi32(static_cast<std::int32_t>(w)), shifts), mask);
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi32(v, two_eta));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 8 * g), _mm256_sub_epi32(ev, v));
+  }
+  return static_cast<std::uint32_t>(!_mm256_testz_si256(bad, bad));
+}
+
+// FIPS 204, Algorithm 34 (ExpandMask): BitUnpack(v, γ1 − 1, γ1) of one polynomial, γ1 = 2^17
+// (18-bit fields) or 2^19 (20-bit fields), eight coefficients (18 or 20 bytes) at a time: the
+// low 128-bit lane holds the bytes of coefficients 0–3, the high lane those of 4–7; each 32-bit
+// lane gathers the three bytes its field starts in, shifts by its bit offset and masks.
+// Reads up to 8 bytes past the 32·bits input bytes (the caller's buffer has them). Secret data.
+PQSIG_AVX2 void UnpackMask_avx2(std::int32_t a[kN], const std::uint8_t* in, int bits) noexcept {
+  const bool b18 = bits == 18;  // public parameter
+  const __m256i shuf = b18 ? _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1,  //
+                                              0, 1, 2, -1, 2, 3, 4, -1, 4, 5, 6, -1, 6, 7, 8, -1)
+                           : _mm256_setr_epi8(0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1,  //
+                                              0, 1, 2, -1, 2, 3, 4, -1, 5, 6, 7, -1, 7, 8, 9, -1);
+  const __m256i shifts = b18 ? _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6) : _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
+  const __m256i mask = _mm256_set1_epi32((1 << bits) - 1), g1 = _mm256_set1_epi32(1 << (bits - 1));
+  const int step = bits, half = bits / 2;  // bytes per eight coefficients, offset of coefficient 4
+  for (int g = 0; g < kN / 8; ++g) {
+    const std::uint8_t* p = in + step * g;
+    const __m256i b = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))),
+                                              _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + half)), 1);
+    const __m256i v = _mm256_and_si256(_mm256_srlv_epi32(_mm256_shuffle_epi8(b, shuf), shifts), mask);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + 8 * g), _mm256_sub_epi32(g1, v));
+  }
+}
+
 constexpr PolyBackend kAvx2{"avx2", &NTT_avx2, &NTT_inverse_avx2, &MultiplyNTT_avx2, &MultiplyNTT_acc_avx2,
-                            &RejNTTPoly_avx2, &RejBoundedPoly_avx2_any};
+                            &RejNTTPoly_avx2, &RejBoundedPoly_avx2_any, &UnpackT0_avx2, &UnpackEta_avx2, &UnpackMask_avx2};
 
 }  // namespace
 

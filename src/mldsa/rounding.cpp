@@ -50,7 +50,19 @@ struct ScalarRound {
   static void use_hint(std::int32_t w[kN], const std::int32_t h[kN]) noexcept {
     for (int j = 0; j < kN; ++j) w[j] = Rnd::UseHint(static_cast<std::uint32_t>(h[j]), caddq(w[j]));
   }
-  static constexpr RoundBackend kTable{"scalar", &caddq_highbits, &z_finish, &r_finish, &make_hints, &use_hint};
+  // Algorithm 6 lines 5–6 (the key check's row): t1 = Power2Round(t + s2).r1, r0 compared with t0.
+  static std::uint32_t power2round_check(const std::int32_t t[kN], const std::int32_t s2[kN], const std::int32_t t0[kN],
+                                         std::int32_t t1[kN]) noexcept {
+    std::uint32_t diff = 0;
+    for (int j = 0; j < kN; ++j) {
+      std::int32_t r0;
+      Power2Round(freeze(t[j] + s2[j]), t1[j], r0);
+      diff |= static_cast<std::uint32_t>(r0 ^ t0[j]);
+    }
+    return diff;
+  }
+  static constexpr RoundBackend kTable{"scalar", &caddq_highbits, &z_finish,         &r_finish,
+                                       &make_hints, &use_hint,    &power2round_check};
 };
 }  // namespace
 

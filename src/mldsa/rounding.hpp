@@ -97,6 +97,12 @@ struct RoundBackend {
                               std::uint32_t* reject) noexcept;
   /// w ← UseHint(h, w mod q) (Algorithm 40; w = NTT^-1 output, |w| < q; h in {0, 1}).
   void (*use_hint)(std::int32_t w[kN], const std::int32_t h[kN]) noexcept;
+  /// One row of the secret-key check (FIPS 204, Algorithm 6 lines 5–6 recomputed from skDecode's
+  /// s2 and t0): r = (t + s2) mod q in [0, q) (t = NTT^-1 output, |t| < q; |s2| ≤ η),
+  /// (t1, r0) = Power2Round(r) (Algorithm 35), t1 ← r1. Returns nonzero iff some r0 ≠ t0[j];
+  /// constant time (the caller folds the result into the key's validity bit).
+  std::uint32_t (*power2round_check)(const std::int32_t t[kN], const std::int32_t s2[kN], const std::int32_t t0[kN],
+                                     std::int32_t t1[kN]) noexcept;
 };
 template <std::int32_t G2>
 const RoundBackend& round_backend_scalar() noexcept;

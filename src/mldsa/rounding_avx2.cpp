@@ -129,7 +129,21 @@ struct Avx2Round {
       st(w + j, v);
     }
   }
-  static constexpr RoundBackend kTable{"avx2", &caddq_highbits, &z_finish, &r_finish, &make_hints, &use_hint};
+  PQSIG_AVX2 static std::uint32_t power2round_check(const std::int32_t t[kN], const std::int32_t s2[kN],
+                                                    const std::int32_t t0[kN], std::int32_t t1[kN]) noexcept {
+    __m256i acc = _mm256_setzero_si256();
+    for (int j = 0; j < kN; j += 8) {
+      const __m256i r = v_freeze(_mm256_add_epi32(ld(t + j), ld(s2 + j)));
+      // FIPS 204, Algorithm 35: r1 = ⌈(r − 2^(d−1) + 1) / 2^d⌉ as (r + 2^(d−1) − 1) >> d, r0 = r − r1·2^d.
+      const __m256i r1 = _mm256_srai_epi32(_mm256_add_epi32(r, set1((1 << (kD - 1)) - 1)), kD);
+      const __m256i r0 = _mm256_sub_epi32(r, _mm256_slli_epi32(r1, kD));
+      st(t1 + j, r1);
+      acc = _mm256_or_si256(acc, _mm256_xor_si256(r0, ld(t0 + j)));
+    }
+    return static_cast<std::uint32_t>(!_mm256_testz_si256(acc, acc));
+  }
+  static constexpr RoundBackend kTable{"avx2",      &caddq_highbits, &z_finish,         &r_finish,
+                                       &make_hints, &use_hint,       &power2round_check};
 };
 }  // namespace
 

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include "mldsa/rounding.hpp"
 
@@ -74,6 +75,30 @@ void compare_round_backends() {
     sc.use_hint(a, h1);
     avx->use_hint(b, h1);
     ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << "use_hint " << iter;
+    // power2round_check: t in (−q, q), s2 in [−4, 4]; t0 the true r0 (no mismatch), then one or
+    // more coefficients changed (a mismatch), or random (−2^12, 2^12]
+    fill(a, -(Q - 1), Q - 1, true);
+    std::uniform_int_distribution<std::int32_t> eta(-4, 4), low(-(1 << 12) + 1, 1 << 12);
+    for (auto& v : y) v = eta(rng);
+    for (int j = 0; j < kN; ++j) {
+      std::int32_t r1;
+      detail::Power2Round(detail::freeze(a[j] + y[j]), r1, h1[j]);
+    }
+    if (iter % 3 == 1) {
+      h1[rng() % kN] ^= 1 << (rng() % 13);
+    } else if (iter % 3 == 2) {
+      for (int j = 0; j < kN; ++j)
+        if (rng() % 4 == 0) h1[j] = low(rng);
+    }
+    const std::uint32_t d1 = sc.power2round_check(a, y, h1, a1), d2 = avx->power2round_check(a, y, h1, b1);
+    ASSERT_EQ(d1 != 0, d2 != 0) << "power2round_check result " << iter;
+    if (iter % 3 == 0) {
+      ASSERT_EQ(0u, d1) << "power2round_check on the true t0 " << iter;
+    }
+    if (iter % 3 == 1) {
+      ASSERT_NE(0u, d1) << "power2round_check with one t0 coefficient changed " << iter;
+    }
+    ASSERT_EQ(0, std::memcmp(a1, b1, sizeof a1)) << "power2round_check t1 " << iter;
   }
 }
 }  // namespace
@@ -134,4 +159,88 @@ TEST(MldsaRounding, RejBoundedPolyAvx2MatchesScalar) {
     // Lanes at or past the returned counter are scratch (overwritten by the next call).
     ASSERT_EQ(0, std::memcmp(a, b, sizeof(std::int32_t) * static_cast<std::size_t>(ca))) << iter;
   }
+}
+
+// skDecode's BitUnpack (FIPS 204 Algorithm 25): the AVX2 t0 and s1/s2 unpacking against the
+// scalar reference on random bytes (η = 2: 3-bit fields 5..7 are out of range; η = 4: 9..15),
+// each input at the end of an exactly sized heap buffer (the AVX2 loads must not read past it:
+// ASan sees that), and the scalar one against a bit-by-bit reading of the encoding.
+TEST(MldsaRounding, SkUnpackAvx2MatchesScalar) {
+  const detail::PolyBackend& sc = detail::poly_backend_scalar();
+  const detail::PolyBackend* avx = detail::poly_backend_avx2();
+  std::mt19937 rng(kSeed + 9);
+  std::printf("seed %u\n", kSeed + 9);
+  auto bit_ref = [](const std::uint8_t* in, int i, int bits) {
+    std::int32_t v = 0;
+    for (int k = 0; k < bits; ++k) v |= ((in[(i * bits + k) / 8] >> ((i * bits + k) % 8)) & 1) << k;
+    return v;
+  };
+  for (int iter = 0; iter < 3000; ++iter) {
+    const int kind = iter % 3;  // 0: t0, 1: η = 2, 2: η = 4
+    const int eta = kind == 1 ? 2 : 4, bits = kind == 0 ? 13 : kind == 1 ? 3 : 4;
+    const std::size_t len = static_cast<std::size_t>(32 * bits);
+    std::vector<std::uint8_t> in(len);
+    for (auto& c : in) c = static_cast<std::uint8_t>(rng());
+    if (kind != 0 && iter % 4 != 0) {  // mostly in range, so both outcomes of the range check occur
+      for (int i = 0; i < kN; ++i) {
+        const int v = static_cast<int>(rng() % static_cast<std::uint32_t>(2 * eta + 1));
+        for (int k = 0; k < bits; ++k) {
+          const int bit = i * bits + k;
+          in[static_cast<std::size_t>(bit / 8)] = static_cast<std::uint8_t>(
+              (in[static_cast<std::size_t>(bit / 8)] & ~(1 << (bit % 8))) | (((v >> k) & 1) << (bit % 8)));
+        }
+      }
+      if (iter % 8 == 1) in[rng() % len] |= 0xFF;  // one or two fields forced out of range
+    }
+    alignas(32) std::int32_t a[kN], b[kN];
+    std::uint32_t bad_ref = 0;
+    if (kind == 0) {
+      sc.unpack_t0(a, in.data());
+      for (int i = 0; i < kN; ++i) ASSERT_EQ((1 << 12) - bit_ref(in.data(), i, 13), a[i]) << iter << " " << i;
+    } else {
+      const std::uint32_t bad = sc.unpack_eta(eta, a, in.data());
+      for (int i = 0; i < kN; ++i) {
+        const std::int32_t f = bit_ref(in.data(), i, bits);
+        bad_ref |= f > 2 * eta ? 1u : 0u;
+        ASSERT_EQ(eta - f, a[i]) << iter << " " << i;
+      }
+      ASSERT_EQ(bad_ref != 0, bad != 0) << iter;
+    }
+    if (!avx) continue;
+    if (kind == 0) {
+      avx->unpack_t0(b, in.data());
+    } else {
+      ASSERT_EQ(bad_ref != 0, avx->unpack_eta(eta, b, in.data()) != 0) << iter;
+    }
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << iter;
+  }
+  if (!avx) GTEST_SKIP() << "scalar checked; no AVX2 backend on this build / CPU";
+}
+
+// ExpandMask's BitUnpack (FIPS 204 Algorithm 34), γ1 = 2^17 (18 bits) and 2^19 (20 bits): the
+// AVX2 unpacking against the scalar reference, and the scalar one against a bit-by-bit reading,
+// on random bytes in a buffer with the 8 readable bytes past the fields the contract asks for.
+TEST(MldsaRounding, MaskUnpackAvx2MatchesScalar) {
+  const detail::PolyBackend& sc = detail::poly_backend_scalar();
+  const detail::PolyBackend* avx = detail::poly_backend_avx2();
+  std::mt19937 rng(kSeed + 13);
+  std::printf("seed %u\n", kSeed + 13);
+  for (int iter = 0; iter < 2000; ++iter) {
+    const int bits = iter % 2 ? 20 : 18;
+    std::vector<std::uint8_t> in(static_cast<std::size_t>(32 * bits + 8));
+    for (auto& c : in) c = static_cast<std::uint8_t>(rng());
+    if (iter % 5 == 0)
+      for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::uint8_t>(iter % 10 == 0 ? 0xFF : 0x00);
+    alignas(32) std::int32_t a[kN], b[kN];
+    sc.unpack_mask(a, in.data(), bits);
+    for (int i = 0; i < kN; ++i) {
+      std::int32_t v = 0;
+      for (int k = 0; k < bits; ++k) v |= ((in[static_cast<std::size_t>((i * bits + k) / 8)] >> ((i * bits + k) % 8)) & 1) << k;
+      ASSERT_EQ((1 << (bits - 1)) - v, a[i]) << iter << " " << i;
+    }
+    if (!avx) continue;
+    avx->unpack_mask(b, in.data(), bits);
+    ASSERT_EQ(0, std::memcmp(a, b, sizeof a)) << iter;
+  }
+  if (!avx) GTEST_SKIP() << "scalar checked; no AVX2 backend on this build / CPU";
 }
