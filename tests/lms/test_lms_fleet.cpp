@@ -4,7 +4,8 @@
 // locally (lms::StateStore::reserve_lease) before using it. Under attack: several signer processes
 // at once, some SIGKILLed; the store stopped mid-run and restarted; a rolled-back local state; a
 // store whose row is hostile. After each: every signature verifies and no index is signed twice.
-// Skipped only when the PostgreSQL server binaries (initdb, pg_ctl) are not installed.
+// Skipped only when the PostgreSQL server binaries (initdb, pg_ctl) are not installed or pqsig was
+// built without libpq — a failure instead under PQSIG_REQUIRE_POSTGRES=1 (CI).
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -34,6 +35,7 @@
 #include "pqsig/hbs_fleet.hpp"
 #include "pqsig/lms.hpp"
 #include "support/released_signatures.hpp"
+#include "support/required.hpp"
 #include "pqsig/xmss.hpp"
 
 using namespace pqsig;
@@ -272,10 +274,13 @@ class FleetPg {
   bool running_ = false;
 };
 
-#define FLEET_NEED_PG()                                                                     \
-  FleetPg* pg = FleetPg::instance();                                                       \
-  if (!pg->skip_reason().empty()) GTEST_SKIP() << pg->skip_reason();                       \
-  if (!client::pg_leases_available()) GTEST_SKIP() << "pqsig_client built without libpq"; \
+// Skips (a failure under PQSIG_REQUIRE_POSTGRES=1, as in CI: tests/support/required.hpp) only for a
+// reason outside the project: no PostgreSQL server here, or pqsig_client built without libpq-dev.
+#define FLEET_NEED_PG()                                                                            \
+  FleetPg* pg = FleetPg::instance();                                                              \
+  if (!pg->skip_reason().empty()) PQSIG_POSTGRES_SKIP_OR_FAIL(pg->skip_reason());                 \
+  if (!client::pg_leases_available())                                                             \
+    PQSIG_POSTGRES_SKIP_OR_FAIL("pqsig_client built without libpq (Debian libpq-dev, then rebuild)"); \
   ASSERT_TRUE(pg->ready()) << pg->error()
 
 std::shared_ptr<client::PgLeaseSource> fleet_source(FleetPg* pg) {
