@@ -212,6 +212,24 @@ for _target, _kind in (('lms_verify', 'hss'), ('xmss_verify', None)):
         _pk = _b[2:2 + ((_b[0] << 8) | _b[1])]
         _hbs_seeds(_kind or ('xmssmt' if _f.startswith('XMSSMT') else 'xmss'), _f.rsplit('.', 1)[0], _pk)
 
+# ---- hbs_lease_answer: the PostgreSQL lease store's answers in libpq's text form (values NUL-ended,
+# 0xFF = NULL): the key's row as key_status() and lease() read it, a signer's last generation, the
+# compare-and-set count, a server error line — the shapes a real store gives (tests/lms fleet).
+def _pg(mode, rows, fields, *vals):
+    return bytes([mode, rows, fields]) + b''.join((b'\xff' if v is None else v.encode()) + b'\0' for v in vals)
+put('hbs_lease_answer', _pg(0, 1, 3, '0', '1024', '0'), 'lease-row-fresh')
+put('hbs_lease_answer', _pg(0, 1, 3, '224', '1024', '7'), 'lease-row-used')
+put('hbs_lease_answer', _pg(0, 0, 3), 'lease-row-unregistered')
+put('hbs_lease_answer', _pg(1, 1, 4, '96', '1024', '3', '3'), 'status-row')
+put('hbs_lease_answer', _pg(1, 1, 4, '1024', '1024', '9223372036854775806', '40'), 'status-row-exhausted')
+put('hbs_lease_answer', _pg(2, 1, 1, None), 'max-generation-none')
+put('hbs_lease_answer', _pg(2, 1, 1, '12'), 'max-generation')
+put('hbs_lease_answer', b'\x031', 'cas-won')
+put('hbs_lease_answer', b'\x030', 'cas-lost')
+put('hbs_lease_answer', b'\x03ERROR:  could not serialize access due to read/write dependencies among transactions\n'
+    b'DETAIL:  Reason code: Canceled on identification as a pivot, during write.\n', 'server-error')
+put('hbs_lease_answer', b'\x0340001', 'sqlstate')
+
 # ---- workload and key records (printed by the pqsig CLI)
 def cli(*args):
     return subprocess.run([PQSIG, *args], check=True, capture_output=True).stdout

@@ -1,9 +1,12 @@
 // lms::LeaseSource on PostgreSQL (libpq): the fleet's shared index counter. See
 // include/pqsig/hbs_fleet.hpp for the tables and the compare-and-set transaction, docs/lms.md
-// ("Fleet") for the protocol and what it guarantees. Every answer of the store is checked before
-// it is believed (a hostile or corrupt row is Errc::state_rejected), every call is bounded in time
-// and attempts, and an unreachable store is Errc::io ("lease store unavailable"), never a guess.
+// ("Fleet") for the protocol and what it guarantees. Every answer of the store is parsed by one
+// strict function (hbs_fleet_answer.hpp: shape, lengths, numeric ranges) before it is believed (a
+// hostile or corrupt row is Errc::state_rejected), every call is bounded in time and attempts,
+// and an unreachable store is Errc::io ("lease store unavailable"), never a guess.
 #include "pqsig/hbs_fleet.hpp"
+
+#include "hbs_fleet_answer.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -40,7 +43,7 @@ std::string default_fleet_signer(const std::string& state_path) {
 namespace {
 
 using FleetClock = std::chrono::steady_clock;
-constexpr std::uint64_t kFleetMaxBigint = 0x7fffffffffffffffULL;
+constexpr std::uint64_t kFleetMaxBigint = detail::kStoreMaxBigint;
 
 struct FleetConnFree {
   void operator()(PGconn* c) const noexcept {
@@ -55,13 +58,32 @@ struct FleetResultFree {
 using FleetConn = std::unique_ptr<PGconn, FleetConnFree>;
 using FleetResult = std::unique_ptr<PGresult, FleetResultFree>;
 
-std::string fleet_one_line(const char* msg) {
-  std::string s = msg ? msg : "";
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s.substr(0, 300);
-}
+// libpq's and the server's messages, as one bounded printable line (hbs_fleet_answer.hpp).
+std::string fleet_one_line(const char* msg) { return detail::store_text_line(msg ? msg : ""); }
+
+// A PGresult read through the parser's interface: values by PQgetlength (never strlen).
+class FleetPgAnswer final : public detail::StoreAnswer {
+ public:
+  explicit FleetPgAnswer(const PGresult* r) : r_(r) {}
+  std::size_t rows() const override {
+    const int n = PQntuples(r_);
+    return n > 0 ? static_cast<std::size_t>(n) : 0;
+  }
+  std::size_t fields() const override {
+    const int n = PQnfields(r_);
+    return n > 0 ? static_cast<std::size_t>(n) : 0;
+  }
+  std::optional<std::string_view> value(std::size_t row, std::size_t field) const override {
+    if (row >= rows() || field >= fields()) return std::nullopt;
+    const int ri = static_cast<int>(row), fi = static_cast<int>(field);
+    if (PQgetisnull(r_, ri, fi)) return std::nullopt;
+    const int len = PQgetlength(r_, ri, fi);
+    return std::string_view(PQgetvalue(r_, ri, fi), len > 0 ? static_cast<std::size_t>(len) : 0);
+  }
+
+ private:
+  const PGresult* r_;
+};
 
 Error fleet_unavailable(const std::string& what) { return Error{Errc::io, "lease store unavailable: " + what}; }
 Error fleet_hostile(const std::string& what) {
@@ -71,20 +93,6 @@ Error fleet_hostile(const std::string& what) {
 bool fleet_key_id_ok(const std::string& id) {
   if (id.size() != 64) return false;
   return std::all_of(id.begin(), id.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
-
-// A bigint column as a non-negative number; anything else (NULL, negative, junk) is refused.
-bool fleet_parse_u64(const PGresult* r, int row, int col, std::uint64_t& v) {
-  if (PQgetisnull(r, row, col)) return false;
-  const char* t = PQgetvalue(r, row, col);
-  const std::size_t n = std::strlen(t);
-  if (n == 0 || n > 19) return false;
-  v = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (t[i] < '0' || t[i] > '9') return false;
-    v = v * 10 + static_cast<std::uint64_t>(t[i] - '0');
-  }
-  return v <= kFleetMaxBigint;
 }
 
 long fleet_ms_left(FleetClock::time_point deadline) {
@@ -174,7 +182,7 @@ FleetExec fleet_exec(PGconn* c, FleetClock::time_point deadline, const char* sql
   }
   const PGresult* fr = failed.get();
   const char* state = fr ? PQresultErrorField(fr, PG_DIAG_SQLSTATE) : nullptr;
-  const std::string code = state ? state : "";
+  const std::string code(detail::store_sqlstate(state ? state : ""));
   const std::string msg = fleet_one_line(fr ? PQresultErrorMessage(fr) : PQerrorMessage(c));
   if (PQstatus(c) != CONNECTION_OK) out.broken = true;
   if (code == "40001" || code == "40P01" || code == "55P03") {
@@ -272,14 +280,10 @@ Result<PgKeyRow> PgLeaseSource::key_status(const std::string& key_id) {
                       "FROM pqsig_hbs_keys k WHERE key_id = $1",
                       {key_id});
   if (!q.ok) return q.conflict ? fleet_unavailable("conflict while reading") : q.err;
-  if (PQntuples(q.res.get()) != 1 || PQnfields(q.res.get()) != 4)
-    return Error{Errc::state_rejected, "lease store: key " + key_id + " is not registered (pqsig hbs fleet-init)"};
-  PgKeyRow row;
-  if (!fleet_parse_u64(q.res.get(), 0, 0, row.next_index) || !fleet_parse_u64(q.res.get(), 0, 1, row.limit) ||
-      !fleet_parse_u64(q.res.get(), 0, 2, row.generation) || !fleet_parse_u64(q.res.get(), 0, 3, row.leases))
-    return fleet_hostile("the key's row is not four non-negative numbers");
-  if (row.next_index > row.limit) return fleet_hostile("next_index is beyond the key's limit");
-  return row;
+  auto row = detail::parse_key_row(FleetPgAnswer(q.res.get()), true);
+  if (!row) return row.error();
+  if (!*row) return Error{Errc::state_rejected, "lease store: key " + key_id + " is not registered (pqsig hbs fleet-init)"};
+  return **row;
 }
 
 Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
@@ -334,23 +338,19 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
       }
       return row.err;
     }
-    if (PQntuples(row.res.get()) != 1 || PQnfields(row.res.get()) != 3) {
+    auto parsed = detail::parse_key_row(FleetPgAnswer(row.res.get()), false);
+    if (!parsed) {
+      rollback();
+      return parsed.error();
+    }
+    if (!*parsed) {
       rollback();
       return Error{Errc::state_rejected, "lease store: key " + req.key_id + " is not registered (pqsig hbs fleet-init)"};
     }
-    std::uint64_t next = 0, limit = 0, gen = 0;
-    if (!fleet_parse_u64(row.res.get(), 0, 0, next) || !fleet_parse_u64(row.res.get(), 0, 1, limit) ||
-        !fleet_parse_u64(row.res.get(), 0, 2, gen)) {
-      rollback();
-      return fleet_hostile("the key's row is not three non-negative numbers");
-    }
+    const std::uint64_t next = (*parsed)->next_index, limit = (*parsed)->limit, gen = (*parsed)->generation;
     if (limit != req.limit) {
       rollback();
       return fleet_hostile("the store's limit " + std::to_string(limit) + " is not the key's " + std::to_string(req.limit));
-    }
-    if (next > limit) {
-      rollback();
-      return fleet_hostile("next_index " + std::to_string(next) + " is beyond the key's limit " + std::to_string(limit));
     }
     if (next < req.local_end) {
       rollback();
@@ -367,12 +367,13 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
       }
       return seen.err;
     }
-    if (PQntuples(seen.res.get()) == 1 && !PQgetisnull(seen.res.get(), 0, 0)) {
-      std::uint64_t g = 0;
-      if (!fleet_parse_u64(seen.res.get(), 0, 0, g)) {
-        rollback();
-        return fleet_hostile("a lease row's local generation is not a non-negative number");
-      }
+    auto last_gen = detail::parse_max_generation(FleetPgAnswer(seen.res.get()));
+    if (!last_gen) {
+      rollback();
+      return last_gen.error();
+    }
+    if (*last_gen) {
+      const std::uint64_t g = **last_gen;
       if (req.local_generation < g) {
         rollback();
         return Error{Errc::state_rejected,
@@ -402,8 +403,10 @@ Result<lms::Reservation> PgLeaseSource::lease(const lms::LeaseRequest& req) {
       }
       return upd.err;
     }
-    if (std::strcmp(PQcmdTuples(upd.res.get()), "1") != 0) {
+    auto won = detail::parse_cas_rows(PQcmdTuples(upd.res.get()));
+    if (!won || !*won) {
       rollback();
+      if (!won) return won.error();
       last = fleet_unavailable("the counter moved under us (compare-and-set lost)");
       continue;
     }

@@ -4,7 +4,8 @@
 // locally (lms::StateStore::reserve_lease) before using it. Under attack: several signer processes
 // at once, some SIGKILLed; the store stopped mid-run and restarted; a rolled-back local state; a
 // store whose row is hostile. After each: every signature verifies and no index is signed twice.
-// Skipped only when the PostgreSQL server binaries (initdb, pg_ctl) are not installed.
+// Skipped only when the PostgreSQL server binaries (initdb, pg_ctl) are not installed or pqsig was
+// built without libpq — a failure instead under PQSIG_REQUIRE_POSTGRES=1 (CI).
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -25,15 +26,19 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "cli/cli_util.hpp"
+#include "client/hbs_fleet_answer.hpp"
 #include "pqsig/hbs_fleet.hpp"
 #include "pqsig/lms.hpp"
 #include "support/released_signatures.hpp"
+#include "support/required.hpp"
 #include "pqsig/xmss.hpp"
 
 using namespace pqsig;
@@ -154,7 +159,9 @@ class FleetPg {
   const std::string& skip_reason() const { return skip_; }
   const std::string& error() const { return error_; }
   bool ready() const { return skip_.empty() && error_.empty(); }
-  std::string url() const { return "postgresql://pqsig@127.0.0.1:" + std::to_string(port_) + "/postgres"; }
+  std::string url(const std::string& db = "postgres") const {
+    return "postgresql://pqsig@127.0.0.1:" + std::to_string(port_) + "/" + db;
+  }
 
   bool start() {
     if (running_) return true;
@@ -174,9 +181,9 @@ class FleetPg {
     return rc == 0;
   }
   // Runs SQL through psql (the test plays a hostile or restored store).
-  bool psql(const std::string& sql) {
+  bool psql(const std::string& sql, const std::string& db = "postgres") {
     return fleet_run({bin_ + "/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
-                      std::to_string(port_), "-U", "pqsig", "-d", "postgres", "-c", sql},
+                      std::to_string(port_), "-U", "pqsig", "-d", db, "-c", sql},
                      tmp_.file("psql.log"), nullptr, 30) == 0;
   }
   // The same, in the background (returns the child's pid; the caller waits for it).
@@ -272,19 +279,22 @@ class FleetPg {
   bool running_ = false;
 };
 
-#define FLEET_NEED_PG()                                                                     \
-  FleetPg* pg = FleetPg::instance();                                                       \
-  if (!pg->skip_reason().empty()) GTEST_SKIP() << pg->skip_reason();                       \
-  if (!client::pg_leases_available()) GTEST_SKIP() << "pqsig_client built without libpq"; \
+// Skips (a failure under PQSIG_REQUIRE_POSTGRES=1, as in CI: tests/support/required.hpp) only for a
+// reason outside the project: no PostgreSQL server here, or pqsig_client built without libpq-dev.
+#define FLEET_NEED_PG()                                                                            \
+  FleetPg* pg = FleetPg::instance();                                                              \
+  if (!pg->skip_reason().empty()) PQSIG_POSTGRES_SKIP_OR_FAIL(pg->skip_reason());                 \
+  if (!client::pg_leases_available())                                                             \
+    PQSIG_POSTGRES_SKIP_OR_FAIL("pqsig_client built without libpq (Debian libpq-dev, then rebuild)"); \
   ASSERT_TRUE(pg->ready()) << pg->error()
 
-std::shared_ptr<client::PgLeaseSource> fleet_source(FleetPg* pg) {
+std::shared_ptr<client::PgLeaseSource> fleet_source(FleetPg* pg, const std::string& db = "postgres") {
   client::PgLeaseLimits lim;
   lim.connect_timeout_s = 2;
   lim.statement_timeout_ms = 2000;
   lim.total_timeout_ms = 20000;  // generous: a loaded CI machine is slow (the time-limit test sets its own)
   lim.max_attempts = 40;
-  auto s = client::PgLeaseSource::open(pg->url(), lim);
+  auto s = client::PgLeaseSource::open(pg->url(db), lim);
   EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().what());
   return s.ok() ? *s : nullptr;
 }
@@ -604,6 +614,161 @@ TEST(LmsFleet, HostileStoreRowIsRefused) {
   auto nr = st2->reserve_lease(*src, "x", 4);
   ASSERT_FALSE(nr.ok());
   EXPECT_EQ(nr.error().code, Errc::state_rejected) << nr.error().what();
+
+  // Values none of our bigint columns can hold — what a hostile or broken server answers. In a
+  // database of their own (its columns made text, the checks and the primary key dropped): each is
+  // a typed error from the answer parser (src/client/hbs_fleet_answer.hpp) naming the field, and
+  // the local state is untouched.
+  const std::string hdb = "pqsig_hostile";
+  ASSERT_TRUE(pg->psql("CREATE DATABASE " + hdb));
+  auto hsrc = fleet_source(pg, hdb);
+  ASSERT_TRUE(hsrc);
+  ASSERT_TRUE(hsrc->init_schema().ok());
+  const bytes hpk = fleet_public_key(44);
+  const std::string hid = lms::key_id(hpk);
+  ASSERT_TRUE(hsrc->register_key(hid, 1024).ok());
+  const std::string hstate = d.file("v.state");
+  ASSERT_TRUE(lms::StateStore::create(hstate, hpk, 1024).ok());
+  auto hs = lms::StateStore::open(hstate, hpk);
+  ASSERT_TRUE(hs.ok());
+  auto hfirst = hs->reserve_lease(*hsrc, "values", 10);
+  ASSERT_TRUE(hfirst.ok()) << hfirst.error().what();
+  auto hinfo0 = hs->info();
+  ASSERT_TRUE(hinfo0.ok());
+  auto value_refused = [&](const std::string& sql, const char* what, const char* says) {
+    ASSERT_TRUE(pg->psql(sql, hdb)) << sql;
+    auto r = hs->reserve_lease(*hsrc, "values", 10);
+    ASSERT_FALSE(r.ok()) << what;
+    EXPECT_EQ(r.error().code, Errc::state_rejected) << what << ": " << r.error().what();
+    EXPECT_NE(r.error().message.find(says), std::string::npos) << what << ": " << r.error().what();
+    auto inf = hs->info();
+    ASSERT_TRUE(inf.ok());
+    EXPECT_EQ(inf->reserved_end, hinfo0->reserved_end) << what;
+    EXPECT_EQ(inf->generation, hinfo0->generation) << what;
+  };
+  ASSERT_TRUE(pg->psql("ALTER TABLE pqsig_hbs_keys DROP CONSTRAINT pqsig_hbs_keys_next_index_check, "
+                       "ALTER COLUMN next_index TYPE text, ALTER COLUMN next_index DROP NOT NULL",
+                       hdb));
+  auto set_next = [&](const std::string& v) {
+    return "UPDATE pqsig_hbs_keys SET next_index = " + v + " WHERE key_id = '" + hid + "'";
+  };
+  value_refused(set_next("'-5'"), "negative", "next_index is negative");
+  value_refused(set_next("'ten'"), "non-numeric", "next_index is not a decimal number");
+  value_refused(set_next("' 20'"), "padded", "next_index is not a decimal number");
+  value_refused(set_next("'020'"), "leading zero", "next_index has a leading zero");
+  value_refused(set_next("repeat('9', 100000)"), "oversize", "next_index is 100000 bytes");
+  value_refused(set_next("'99999999999999999999'"), "overflowing 64 bits", "next_index is 20 bytes");
+  value_refused(set_next("'9223372036854775808'"), "overflowing a bigint", "next_index is beyond a bigint");
+  value_refused(set_next("NULL"), "NULL", "next_index is NULL");
+  auto hst = hsrc->key_status(hid);
+  ASSERT_FALSE(hst.ok());
+  EXPECT_EQ(hst.error().code, Errc::state_rejected) << hst.error().what();
+  // The signer's recorded generation (read before any write), with a plausible counter again.
+  ASSERT_TRUE(pg->psql(set_next("'20'"), hdb));
+  value_refused("ALTER TABLE pqsig_hbs_leases ALTER COLUMN local_generation TYPE text; "
+                "UPDATE pqsig_hbs_leases SET local_generation = '-1'",
+                "negative recorded generation", "local_generation is negative");
+  ASSERT_TRUE(pg->psql("UPDATE pqsig_hbs_leases SET local_generation = '0'", hdb));
+  // Two rows for one key: not the answer to our query.
+  value_refused("ALTER TABLE pqsig_hbs_keys DROP CONSTRAINT pqsig_hbs_keys_pkey CASCADE; "
+                "INSERT INTO pqsig_hbs_keys SELECT * FROM pqsig_hbs_keys WHERE key_id = '" + hid + "'",
+                "two rows", "2 rows (at most 1)");
+  // Repaired: the same state leases again, after everything it used.
+  ASSERT_TRUE(pg->psql("DELETE FROM pqsig_hbs_keys WHERE ctid <> (SELECT min(ctid) FROM pqsig_hbs_keys)", hdb));
+  auto hok = hs->reserve_lease(*hsrc, "values", 10);
+  ASSERT_TRUE(hok.ok()) << hok.error().what();
+  EXPECT_EQ(hok->first, 20u);
+}
+
+// The answer parser alone (no server; src/client/hbs_fleet_answer.hpp, fuzzed by
+// fuzz/targets/hbs_lease_answer.cpp): the shapes and values a hostile store could send are typed
+// errors naming what is wrong; the answers a real store gives parse to their numbers.
+TEST(LmsFleet, StoreAnswerParserRefusesHostileValues) {
+  namespace cd = client::detail;
+  using Values = std::vector<std::optional<std::string>>;
+  auto row3 = [](std::optional<std::string> next, std::optional<std::string> limit, std::optional<std::string> gen) {
+    return cd::StoreAnswerTable(1, 3, Values{std::move(next), std::move(limit), std::move(gen)});
+  };
+  auto good = cd::parse_key_row(row3("224", "1024", "7"), false);
+  ASSERT_TRUE(good.ok()) << good.error().what();
+  ASSERT_TRUE(good->has_value());
+  EXPECT_EQ((*good)->next_index, 224u);
+  EXPECT_EQ((*good)->limit, 1024u);
+  EXPECT_EQ((*good)->generation, 7u);
+  auto none = cd::parse_key_row(cd::StoreAnswerTable(0, 3, {}), false);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());  // not registered: the caller says so
+  auto status = cd::parse_key_row(cd::StoreAnswerTable(1, 4, Values{"0", "1024", "0", "0"}), true);
+  ASSERT_TRUE(status.ok()) << status.error().what();
+  auto max = cd::parse_key_row(row3("1024", "9223372036854775807", "9223372036854775806"), false);
+  ASSERT_TRUE(max.ok()) << max.error().what();
+
+  const std::vector<std::tuple<cd::StoreAnswerTable, bool, const char*>> bad = {
+      {row3("-1", "1024", "0"), false, "next_index is negative"},
+      {row3("0", "x24", "0"), false, "index_limit is not a decimal number"},
+      {row3("0", "1024", "0x10"), false, "generation is not a decimal number"},
+      {row3("0", "+1024", "0"), false, "index_limit is not a decimal number"},
+      {row3("0", "1024 ", "0"), false, "index_limit is not a decimal number"},
+      {row3("0", std::string("10\0" "24", 5), "0"), false, "index_limit is not a decimal number"},
+      {row3("0", "01024", "0"), false, "index_limit has a leading zero"},
+      {row3("", "1024", "0"), false, "next_index is empty"},
+      {row3(std::string(4096, '7'), "1024", "0"), false, "next_index is 4096 bytes"},
+      {row3("0", "18446744073709551616", "0"), false, "index_limit is 20 bytes"},
+      {row3("0", "9223372036854775808", "0"), false, "index_limit is beyond a bigint"},
+      {row3("0", "1024", "9223372036854775807"), false, "generation cannot advance"},
+      {row3(std::nullopt, "1024", "0"), false, "next_index is NULL"},
+      {row3("0", "0", "0"), false, "index_limit is 0"},
+      {row3("1025", "1024", "0"), false, "next_index 1025 is beyond the key's limit 1024"},
+      {cd::StoreAnswerTable(2, 3, Values{"0", "1024", "0", "0", "1024", "0"}), false, "2 rows (at most 1)"},
+      {cd::StoreAnswerTable(100000, 3, {}), false, "100000 rows (at most 1)"},
+      {cd::StoreAnswerTable(1, 2, Values{"0", "1024"}), false, "2 fields (not 3)"},
+      {cd::StoreAnswerTable(1, 4, Values{"0", "1024", "0", "0"}), false, "4 fields (not 3)"},
+      {cd::StoreAnswerTable(1, 3, Values{"0", "1024", "0"}), true, "3 fields (not 4)"},
+      {cd::StoreAnswerTable(1, 4, Values{"0", "1024", "0", "-3"}), true, "the lease count is negative"},
+  };
+  for (const auto& [answer, with_count, says] : bad) {
+    auto r = cd::parse_key_row(answer, with_count);
+    ASSERT_FALSE(r.ok()) << says;
+    EXPECT_EQ(r.error().code, Errc::state_rejected) << says;
+    EXPECT_EQ(r.error().message.rfind("lease store answer refused: ", 0), 0u) << r.error().message;
+    EXPECT_NE(r.error().message.find(says), std::string::npos) << says << " | " << r.error().message;
+  }
+
+  // A signer's last recorded generation: one aggregate row, one field; NULL = no lease yet.
+  auto g = cd::parse_max_generation(cd::StoreAnswerTable(1, 1, Values{"12"}));
+  ASSERT_TRUE(g.ok() && g->has_value());
+  EXPECT_EQ(**g, 12u);
+  auto gn = cd::parse_max_generation(cd::StoreAnswerTable(1, 1, Values{std::nullopt}));
+  ASSERT_TRUE(gn.ok());
+  EXPECT_FALSE(gn->has_value());
+  for (const auto& a : {cd::StoreAnswerTable(0, 1, {}), cd::StoreAnswerTable(2, 1, Values{"1", "2"}),
+                        cd::StoreAnswerTable(1, 2, Values{"1", "2"}), cd::StoreAnswerTable(1, 1, Values{"-4"}),
+                        cd::StoreAnswerTable(1, 1, Values{std::string(30, '1')})}) {
+    auto r = cd::parse_max_generation(a);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, Errc::state_rejected) << r.error().what();
+  }
+
+  // The compare-and-set's row count: exactly "1" won, "0" lost (retried), anything else refused.
+  EXPECT_TRUE(*cd::parse_cas_rows("1"));
+  EXPECT_FALSE(*cd::parse_cas_rows("0"));
+  for (const char* t : {"2", "-1", "", " 1", "01", "1\n", "18446744073709551617"}) {
+    auto r = cd::parse_cas_rows(t);
+    ASSERT_FALSE(r.ok()) << t;
+    EXPECT_EQ(r.error().code, Errc::state_rejected);
+  }
+
+  // Server text in our errors: one printable line, bounded; a SQLSTATE is five [0-9A-Z] or nothing.
+  const std::string hostile = "ERROR: \x1b[31mred\x1b[0m\r\nDETAIL: \x07" + std::string(1000, 'A') + "\xff";
+  const std::string line = cd::store_text_line(hostile);
+  EXPECT_EQ(line.size(), cd::kStoreTextMax);
+  EXPECT_EQ(line.rfind("ERROR: ?[31mred?[0m  DETAIL: ?AAA", 0), 0u) << line;
+  EXPECT_EQ(cd::store_text_line("conflict \n  "), "conflict");
+  EXPECT_EQ(cd::store_sqlstate("40001"), "40001");
+  EXPECT_EQ(cd::store_sqlstate("4000"), "");
+  EXPECT_EQ(cd::store_sqlstate("40001x"), "");
+  EXPECT_EQ(cd::store_sqlstate("4000\n"), "");
+  EXPECT_EQ(cd::store_sqlstate("4o001"), "");
 }
 
 // The core's checks of any lease source's answer (no store needed): every implausible grant is

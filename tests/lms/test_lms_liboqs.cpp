@@ -44,7 +44,7 @@ void lms_oqs_pqsig_signs() {
   using namespace pqsig_oqs_stfl;
   for (const auto& c : kLmsOqsCases) {
     SCOPED_TRACE(c.oqs);
-    if (const std::string why = oqs_stfl_skip_reason(c.oqs); !why.empty()) GTEST_SKIP() << why;
+    if (const std::string why = oqs_stfl_skip_reason(c.oqs); !why.empty()) PQSIG_LIBOQS_STFL_SKIP_OR_FAIL(why);
 #if defined(PQSIG_TEST_HAVE_OQS_STFL)
     auto lv = lms::parse_levels(c.spec);
     ASSERT_TRUE(lv.ok()) << c.spec;
@@ -77,7 +77,7 @@ void lms_oqs_liboqs_signs(bool slow) {
   for (const auto& c : kLmsOqsCases) {
     if (c.slow != slow) continue;
     SCOPED_TRACE(c.oqs);
-    if (const std::string why = oqs_stfl_skip_reason(c.oqs); !why.empty()) GTEST_SKIP() << why;
+    if (const std::string why = oqs_stfl_skip_reason(c.oqs); !why.empty()) PQSIG_LIBOQS_STFL_SKIP_OR_FAIL(why);
 #if defined(PQSIG_TEST_HAVE_OQS_STFL)
     OqsStflKey k(c.oqs);
     ASSERT_TRUE(k.ok()) << "liboqs key generation failed";

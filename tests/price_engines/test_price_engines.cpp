@@ -13,6 +13,7 @@
 
 #include "engines_fixture.hpp"
 #include "pqsig/provider.hpp"
+#include "support/required.hpp"
 
 using namespace pqsig;
 using namespace pqsig::price;
@@ -137,7 +138,8 @@ TEST(PriceEngines, RunProcessBoundsTimeOutputAndSurvivesAnEarlyExit) {
 
 TEST(PriceEngines, LiboqsIsCrossCheckedAndPricedLikePqsig) {
   auto oqs = provider::find("liboqs").value();
-  if (!oqs->info().available) GTEST_SKIP() << "built without liboqs (scripts/liboqs.sh): " << oqs->info().reason;
+  if (!oqs->info().available)
+    PQSIG_LIBOQS_STFL_SKIP_OR_FAIL("built without liboqs (scripts/liboqs.sh): " << oqs->info().reason);
   const auto suites = suites_of({"ml-dsa-44", "ed25519"});
   const Report rep = measured_report(suites);
   EngineOptions eo;

@@ -17,6 +17,7 @@
 #include "pqsig/provider.hpp"
 #include "pqsig/stateful_key.hpp"
 #include "pqsig/xmss.hpp"
+#include "support/required.hpp"
 
 using namespace pqsig;
 namespace pp = pqsig::provider;
@@ -383,7 +384,7 @@ HbsSigned hbs_pqsig_sign(const SuiteInfo& s, byte_span msg, std::uint64_t index)
 void hbs_dual_check(const char* id, std::uint64_t index) {
   SCOPED_TRACE(id);
   const SuiteInfo& s = *find_suite(id).value();
-  if (!hbs_oqs_enabled(s)) GTEST_SKIP() << "liboqs was built without the counterpart of " << id;
+  if (!hbs_oqs_enabled(s)) PQSIG_LIBOQS_STFL_SKIP_OR_FAIL("liboqs was built without the counterpart of " << id);
   auto ours = pp::find("pqsig").value();
   auto oqs = pp::find("liboqs").value();
   ASSERT_EQ(oqs->interfaces(s), pp::kPure);
@@ -488,13 +489,14 @@ TEST(LiboqsStateful, InterfacesFollowTheLiboqsBuild) {
   std::printf("stateful suites: %d, liboqs verifies %d, %d not in this liboqs build\n", stateful, supported,
               unsupported);
   EXPECT_EQ(stateful, static_cast<int>(std::size(kHbsOqsNames)));
-  if (supported == 0) GTEST_SKIP() << "liboqs was built without its stateful signatures (OQS_ENABLE_SIG_STFL_*)";
+  if (supported == 0) PQSIG_LIBOQS_STFL_SKIP_OR_FAIL("liboqs was built without its stateful signatures (OQS_ENABLE_SIG_STFL_*)");
 }
 
 TEST(LiboqsStateful, KeyOfAnotherSetRefused) {
   const SuiteInfo& w4 = *find_suite("lms-sha256-m32-h10-w4").value();
   const SuiteInfo& w8 = *find_suite("lms-sha256-m32-h10-w8").value();
-  if (!hbs_oqs_enabled(w4) || !hbs_oqs_enabled(w8)) GTEST_SKIP() << "liboqs was built without LMS H10 W4 / W8";
+  if (!hbs_oqs_enabled(w4) || !hbs_oqs_enabled(w8))
+    PQSIG_LIBOQS_STFL_SKIP_OR_FAIL("liboqs was built without LMS H10 W4 / W8");
   auto oqs = pp::find("liboqs").value();
   // A W4 key (same size as a W8 one) offered as a W8 key: refused before liboqs runs, typed.
   const std::string text = "key of another set";

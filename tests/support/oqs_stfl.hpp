@@ -3,7 +3,8 @@
 // tests cross-check against, both ways. Compiled when the test links liboqs (CMakeLists.txt: only
 // when pqsig was configured with it); `oqs_stfl_skip_reason()` names why a cross-check cannot run
 // (liboqs not compiled in, or built without the stateful families or their key/signature
-// generation: scripts/liboqs.sh enables both).
+// generation: scripts/liboqs.sh enables both). Callers skip with PQSIG_LIBOQS_STFL_SKIP_OR_FAIL
+// (tests/support/required.hpp): a failure under PQSIG_REQUIRE_LIBOQS_STFL=1, as in CI.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "pqsig/common.hpp"
+#include "support/required.hpp"
 
 #if __has_include(<oqs/oqs.h>)
 #include <oqs/oqs.h>
