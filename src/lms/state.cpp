@@ -311,6 +311,28 @@ Error exhausted_error(std::uint64_t limit) {
                "hbs: the key has no one-time signature left (" + std::to_string(limit) + " used or reserved)"};
 }
 
+// The local reservation path shared by reserve() and reserve_range(): under the state's lock, load
+// and check the state, refuse one that takes its indices from a fleet lease store (`fleet_refusal`
+// says why), let `choose` pick the range from the loaded state (or refuse), and commit it.
+template <class Choose>
+Result<Reservation> reserve_locally(const std::string& path, const std::string& key_id, const char* fleet_refusal,
+                                    Choose&& choose) {
+  FileLock lock(path);
+  if (auto l = lock.status(); !l) return l.error();
+  step("reserve:locked");
+  bool fleet = false;
+  auto s = load_checked(path, key_id, &fleet);
+  if (!s) return s.error();
+  if (fleet)
+    return Error{Errc::policy, "hbs state: " + path + " takes its indices from a fleet lease store (its log says F): " +
+                                   fleet_refusal};
+  Result<Reservation> r = choose(*s);
+  if (!r) return r.error();
+  if (auto c = commit_reservation(path, *s, *r); !c) return c.error();
+  step("reserve:logged");
+  return r;
+}
+
 }  // namespace
 
 std::string key_id(byte_span public_key) { return to_hex(hash::sha256(public_key)); }
@@ -384,23 +406,16 @@ Result<AuditReport> StateStore::audit() {
 
 Result<Reservation> StateStore::reserve(std::uint64_t count) {
   if (count == 0) return Error{Errc::invalid_argument, "hbs state: reserve 0 indices"};
-  FileLock lock(path_);
-  if (auto l = lock.status(); !l) return l.error();
-  step("reserve:locked");
-  bool fleet = false;
-  auto s = load_checked(path_, key_id_, &fleet);
-  if (!s) return s.error();
-  if (fleet)
-    return Error{Errc::policy, "hbs state: " + path_ +
-                                   " takes its indices from a fleet lease store (its log says F): a local "
-                                   "reservation could collide with other signers' leases — use the lease store"};
-  if (s->reserved_end >= s->limit) return exhausted_error(s->limit);
-  Reservation r;
-  r.first = s->reserved_end;
-  r.end = s->limit - s->reserved_end < count ? s->limit : s->reserved_end + count;
-  if (auto c = commit_reservation(path_, *s, r); !c) return c.error();
-  step("reserve:logged");
-  return r;
+  return reserve_locally(
+      path_, key_id_,
+      "a local reservation could collide with other signers' leases — use the lease store",
+      [&](const StateInfo& s) -> Result<Reservation> {
+        if (s.reserved_end >= s.limit) return exhausted_error(s.limit);
+        Reservation r;
+        r.first = s.reserved_end;
+        r.end = s.limit - s.reserved_end < count ? s.limit : s.reserved_end + count;
+        return r;
+      });
 }
 
 Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::string& signer, std::uint64_t count,
@@ -454,25 +469,17 @@ Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::st
 
 Result<Reservation> StateStore::reserve_range(std::uint64_t first, std::uint64_t end) {
   if (first >= end) return Error{Errc::invalid_argument, "hbs state: reserve an empty range"};
-  FileLock lock(path_);
-  if (auto l = lock.status(); !l) return l.error();
-  step("reserve:locked");
-  bool fleet = false;
-  auto s = load_checked(path_, key_id_, &fleet);
-  if (!s) return s.error();
-  if (fleet)
-    return Error{Errc::policy, "hbs state: " + path_ +
-                                   " takes its indices from a fleet lease store (its log says F): it cannot give a "
-                                   "range away locally"};
-  if (end > s->limit) return Error{Errc::invalid_argument, "hbs state: range past the key's last index"};
-  if (first < s->reserved_end)
-    return Error{Errc::policy, "hbs state: [" + std::to_string(first) + ", " + std::to_string(end) +
-                                   ") starts below " + path_ + "'s reserved end " + std::to_string(s->reserved_end) +
-                                   " (those indices may have been used here)"};
-  const Reservation r{first, end};
-  if (auto c = commit_reservation(path_, *s, r); !c) return c.error();
-  step("reserve:logged");
-  return r;
+  return reserve_locally(path_, key_id_, "it cannot give a range away locally",
+                         [&](const StateInfo& s) -> Result<Reservation> {
+                           if (end > s.limit)
+                             return Error{Errc::invalid_argument, "hbs state: range past the key's last index"};
+                           if (first < s.reserved_end)
+                             return Error{Errc::policy, "hbs state: [" + std::to_string(first) + ", " +
+                                                            std::to_string(end) + ") starts below " + path_ +
+                                                            "'s reserved end " + std::to_string(s.reserved_end) +
+                                                            " (those indices may have been used here)"};
+                           return Reservation{first, end};
+                         });
 }
 
 Status StateStore::join_fleet() {
