@@ -77,12 +77,7 @@ SecretBytes DelegatedKey::serialize() const {
   std::uint8_t* p = out.data();
   std::memcpy(p, kDelegateMagic, 8);
   put_u32(p + 8, static_cast<std::uint32_t>(levels_.size()));
-  p += 12;
-  for (const auto& lv : levels_) {
-    put_u32(p, lv.lms->type);
-    put_u32(p + 4, lv.ots->type);
-    p += 8;
-  }
+  p = put_level_types(p + 12, levels_);
   std::memcpy(p, pub_.data(), pub_.size());
   p += pub_.size();
   put_u32(p, first_);
@@ -112,11 +107,7 @@ Result<DelegatedKey> DelegatedKey::parse(byte_span e) {
   if (L < 2 || L > kMaxLevels) return bad(Errc::invalid_encoding, "L must be 2..8");
   if (e.size() < 12 + 8 * std::size_t{L}) return bad(Errc::invalid_length, "truncated level list");
   std::vector<Level> levels;
-  for (std::uint32_t i = 0; i < L; ++i) {
-    Level lv{find_lms(get_u32(e.data() + 12 + 8 * i)), find_lmots(get_u32(e.data() + 16 + 8 * i))};
-    if (!lv.lms || !lv.ots) return bad(Errc::invalid_encoding, "unknown LMS or LM-OTS type");
-    levels.push_back(lv);
-  }
+  if (!get_level_types(e.data() + 12, L, levels)) return bad(Errc::invalid_encoding, "unknown LMS or LM-OTS type");
   if (auto st = check_levels(levels); !st) return bad(Errc::invalid_encoding, st.error().message);
   if (!delegate_fits(levels)) return bad(Errc::unsupported, "the key has more than 2^63 signatures");
   std::size_t off = 12 + 8 * std::size_t{L};

@@ -579,12 +579,7 @@ SecretBytes HssPrivateKey::serialize() const {
   std::uint8_t* p = out.data();
   std::memcpy(p, kKeyMagic, 6);
   put_u32(p + 6, static_cast<std::uint32_t>(levels_.size()));
-  p += 10;
-  for (const auto& lv : levels_) {
-    put_u32(p, lv.lms->type);
-    put_u32(p + 4, lv.ots->type);
-    p += 8;
-  }
+  p = put_level_types(p + 10, levels_);
   std::memcpy(p, id_.data(), kIdBytes);
   std::memcpy(p + kIdBytes, seed_.data(), seed_.size());
   return out;
@@ -597,11 +592,8 @@ Result<HssPrivateKey> HssPrivateKey::parse(byte_span e) {
   if (L < 1 || L > kMaxLevels) return Error{Errc::invalid_encoding, "lms: private key L must be 1..8"};
   if (e.size() < 10 + 8 * L + kIdBytes) return Error{Errc::invalid_length, "lms: private key truncated"};
   std::vector<Level> levels;
-  for (std::uint32_t i = 0; i < L; ++i) {
-    Level lv{find_lms(get_u32(e.data() + 10 + 8 * i)), find_lmots(get_u32(e.data() + 14 + 8 * i))};
-    if (!lv.lms || !lv.ots) return Error{Errc::invalid_encoding, "lms: private key has an unknown type"};
-    levels.push_back(lv);
-  }
+  if (!get_level_types(e.data() + 10, L, levels))
+    return Error{Errc::invalid_encoding, "lms: private key has an unknown type"};
   if (auto st = check_levels(levels); !st) return Error{Errc::invalid_encoding, st.error().message};
   const std::size_t off = 10 + 8 * L;
   if (e.size() != off + kIdBytes + levels.front().lms->m) return Error{Errc::invalid_length, "lms: private key length"};
@@ -647,6 +639,16 @@ struct SignerCache {
   // signatures come from it, and only indices in [first, max) can be signed.
   std::unique_ptr<DelegatedKey> delegated;
   std::uint64_t first = 0;
+
+  // Sizes the per-level vectors for `levels` (no tree loaded yet) and sets the index shifts.
+  void size_per_level() {
+    const std::size_t L = levels.size();
+    trees.resize(L);
+    tree_id.assign(L, ~std::uint64_t{0});
+    child_sig.resize(L ? L - 1 : 0);
+    shift.assign(L, 0);
+    for (std::size_t i = L; i-- > 1;) shift[i - 1] = shift[i] + levels[i].lms->h;
+  }
 };
 }  // namespace detail
 
@@ -663,11 +665,7 @@ Result<HssSigner> HssSigner::create(HssPrivateKey key, unsigned threads, const s
   c.threads = threads;
   c.max = key.max_signatures();
   const std::size_t L = c.levels.size();
-  c.trees.resize(L);
-  c.tree_id.assign(L, ~std::uint64_t{0});
-  c.child_sig.resize(L ? L - 1 : 0);
-  c.shift.assign(L, 0);
-  for (std::size_t i = L; i-- > 1;) c.shift[i - 1] = c.shift[i] + c.levels[i].lms->h;
+  c.size_per_level();
   // RFC 8554 §6.1: the top tree from (I, SEED); its public key is the HSS key's.
   Tree& t0 = c.trees[0];
   t0.lv = c.levels[0];
@@ -698,11 +696,7 @@ Result<HssSigner> HssSigner::create(DelegatedKey key, unsigned threads) {
   c.max = key.end_index();
   const std::size_t L = c.levels.size();
   if (L < 2) return Error{Errc::invalid_argument, "hss: a delegated key needs at least two levels"};
-  c.trees.resize(L);
-  c.tree_id.assign(L, ~std::uint64_t{0});
-  c.child_sig.resize(L - 1);
-  c.shift.assign(L, 0);
-  for (std::size_t i = L; i-- > 1;) c.shift[i - 1] = c.shift[i] + c.levels[i].lms->h;
+  c.size_per_level();
   c.hss_pub = key.public_key();
   c.delegated = std::make_unique<DelegatedKey>(std::move(key));
   return s;

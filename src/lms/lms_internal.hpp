@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "hash/sha2_backend.hpp"
 #include "pqsig/hash.hpp"
@@ -24,6 +25,27 @@ inline void put_u16(std::uint8_t* p, std::uint16_t v) noexcept {
 }
 inline std::uint32_t get_u32(const std::uint8_t* p) noexcept {
   return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+}
+
+// The level list of our key encodings (HssPrivateKey, DelegatedKey): u32 LMS type || u32 LM-OTS
+// type per level. put_level_types writes 8·levels.size() bytes at p and returns the end;
+// get_level_types reads L levels from p (the caller checked the length) and is false on an
+// unknown type.
+inline std::uint8_t* put_level_types(std::uint8_t* p, const std::vector<Level>& levels) noexcept {
+  for (const auto& lv : levels) {
+    put_u32(p, lv.lms->type);
+    put_u32(p + 4, lv.ots->type);
+    p += 8;
+  }
+  return p;
+}
+inline bool get_level_types(const std::uint8_t* p, std::uint32_t L, std::vector<Level>& levels) {
+  for (std::uint32_t i = 0; i < L; ++i) {
+    Level lv{find_lms(get_u32(p + 8 * i)), find_lmots(get_u32(p + 4 + 8 * i))};
+    if (!lv.lms || !lv.ots) return false;
+    levels.push_back(lv);
+  }
+  return true;
 }
 
 // RFC 8554 §4.3 / §5.3: domain separation constants D_PBLC, D_MESG, D_LEAF, D_INTR.
