@@ -20,6 +20,7 @@
 #include "lms/lms_internal.hpp"
 #include "pqsig/hash.hpp"
 #include "pqsig/lms.hpp"
+#include "support/kill_at_step.hpp"
 #include "support/oqs_stfl.hpp"
 
 using namespace pqsig;
@@ -302,14 +303,6 @@ TEST(LmsDelegate, MalformedEncodingsAreTypedErrors) {
   EXPECT_EQ(lms::DelegatedKey::parse(huge).error().code, Errc::invalid_length);
 }
 
-namespace {
-int g_delegate_kill_at = -1;
-int g_delegate_steps = 0;
-void delegate_kill_hook(const char*) {
-  if (++g_delegate_steps == g_delegate_kill_at) ::raise(SIGKILL);
-}
-}  // namespace
-
 // kill -9 at every step of an export (the parent's reservation: locked, tmp_written, tmp_synced,
 // renamed, dir_synced, logged; each top signature; the delegate's state; its key file): after each,
 // either no delegate exists, or the parent's state has the range burnt. Then both sign and no
@@ -326,36 +319,24 @@ TEST(LmsDelegate, KillDuringExportNeverGivesAnIndexToBoth) {
       ASSERT_TRUE(p.ok());
       ASSERT_TRUE(p->sign(as_bytes(std::string("before"))).ok());
     }
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      g_delegate_kill_at = k;
-      g_delegate_steps = 0;
-      lms::StateStore::set_step_hook(&delegate_kill_hook);
-      auto store = lms::StateStore::open(ps.string(), pk);
-      if (!store) _exit(3);
-      auto key = delegate_test_key();
-      auto d = lms::export_subtrees(key, *store, 2, 4, 1);
-      if (!d) _exit(4);
-      if (!lms::StatefulSigner::create_delegate_state(*d, ds.string())) _exit(5);
-      lms::StateStore::run_step_hook("export:state_created");
-      const SecretBytes enc = d->serialize();
-      const fs::path tmp = dk.string() + ".tmp";
-      write_bytes_file(tmp, enc.span());
-      fs::rename(tmp, dk);
-      lms::StateStore::run_step_hook("export:written");
-      _exit(0);
-    }
-    int wst = 0;
-    ASSERT_EQ(::waitpid(pid, &wst, 0), pid);
-    if (WIFSIGNALED(wst)) {
-      EXPECT_EQ(WTERMSIG(wst), SIGKILL);
-      ++killed;
-    } else {
-      ASSERT_TRUE(WIFEXITED(wst));
-      ASSERT_EQ(WEXITSTATUS(wst), 0) << "export failed at run " << k;
-      ++completed;
-    }
+    ASSERT_NO_FATAL_FAILURE(pqsig::test::fork_killed_at_step(
+        k,
+        [&] {
+          auto store = lms::StateStore::open(ps.string(), pk);
+          if (!store) _exit(3);
+          auto key = delegate_test_key();
+          auto d = lms::export_subtrees(key, *store, 2, 4, 1);
+          if (!d) _exit(4);
+          if (!lms::StatefulSigner::create_delegate_state(*d, ds.string())) _exit(5);
+          lms::StateStore::run_step_hook("export:state_created");
+          const SecretBytes enc = d->serialize();
+          const fs::path tmp = dk.string() + ".tmp";
+          write_bytes_file(tmp, enc.span());
+          fs::rename(tmp, dk);
+          lms::StateStore::run_step_hook("export:written");
+          _exit(0);
+        },
+        killed, completed));
     auto store = lms::StateStore::open(ps.string(), pk);
     ASSERT_TRUE(store.ok()) << "run " << k << ": " << store.error().what();
     auto inf = store->info();

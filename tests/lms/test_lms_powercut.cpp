@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "pqsig/lms.hpp"
+#include "support/kill_at_step.hpp"
 
 using namespace pqsig;
 namespace fs = std::filesystem;
@@ -138,11 +139,6 @@ struct Dirs {
   }
 };
 
-int g_kill_at = -1, g_steps = 0;
-void kill_hook(const char*) {
-  if (++g_steps == g_kill_at) ::raise(SIGKILL);
-}
-
 lms::HssPrivateKey key() {
   auto lv = lms::parse_levels("hss-sha256-m24-h5-w4-h5-w4");
   auto k = lms::HssPrivateKey::from_seed(*lv, bytes(16, 0x51), bytes(24, 0x52));
@@ -202,8 +198,7 @@ TEST(LmsPowerCut, PowerCutAtEveryStepNeverReusesAnIndex) {
     ASSERT_GE(pid, 0);
     if (pid == 0) {
       g_model_on = true;
-      g_kill_at = k;
-      lms::StateStore::set_step_hook(&kill_hook);
+      pqsig::test::arm_kill_at_step(k);
       auto signer = lms::StatefulSigner::open(key(), state, 3, 1);
       if (!signer) _exit(3);
       const int out = ::open(released.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);

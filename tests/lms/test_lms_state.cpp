@@ -22,6 +22,7 @@
 #include "lms/lms_internal.hpp"
 #include "pqsig/hash.hpp"
 #include "pqsig/lms.hpp"
+#include "support/kill_at_step.hpp"
 #include "support/released_signatures.hpp"
 
 using namespace pqsig;
@@ -56,13 +57,6 @@ bytes public_key_of(const char* spec = "hss-sha256-m24-h5-w4-h5-w4", std::uint8_
 }
 
 using Record = pqsig::test::ReleasedSignature;
-
-// Kill switch for the child: SIGKILL at the k-th step hook call.
-int g_kill_at = -1;
-int g_steps = 0;
-void kill_hook(const char*) {
-  if (++g_steps == g_kill_at) ::raise(SIGKILL);
-}
 
 // Child body: open the signer, sign `count` messages, release each to `out_fd`. Exit codes:
 // 0 done, 3 open refused, 4 sign refused (exhausted), 5 other sign error.
@@ -109,33 +103,10 @@ TEST(LmsState, KillAtEveryStepNeverReusesAnIndex) {
   constexpr int kSigsPerRun = 5;
   constexpr std::uint64_t kBlock = 3;
   int killed = 0, completed = 0;
-  for (int k = 1; k <= 40; ++k) {
-    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-    ASSERT_GE(fd, 0);
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      g_kill_at = k;
-      g_steps = 0;
-      lms::StateStore::set_step_hook(&kill_hook);
-      child_sign(state, fd, kSigsPerRun, kBlock, "run" + std::to_string(k));
-    }
-    ::close(fd);
-    int ws = 0;
-    ASSERT_EQ(::waitpid(pid, &ws, 0), pid);
-    if (WIFSIGNALED(ws)) {
-      EXPECT_EQ(WTERMSIG(ws), SIGKILL);
-      ++killed;
-    } else {
-      ASSERT_TRUE(WIFEXITED(ws));
-      ASSERT_EQ(WEXITSTATUS(ws), 0) << "run " << k;
-      ++completed;
-      if (completed >= 2) break;  // k went past the last step of a run: every step was hit
-    }
-    // After every crash the state must still open (a crash never makes it untrustworthy).
-    auto st = lms::StateStore::open(state.string(), pk);
-    ASSERT_TRUE(st.ok()) << "after kill at step " << k << ": " << st.error().what();
-  }
+  ASSERT_NO_FATAL_FAILURE(pqsig::test::sign_killed_at_every_step(
+      state.string(), pk, out.string(), 40,
+      [&](int k, int fd) { child_sign(state, fd, kSigsPerRun, kBlock, "run" + std::to_string(k)); }, killed,
+      completed));
   EXPECT_GE(killed, 20);  // 2 reservations × 6 steps + 5 signatures × 3 steps per run
   EXPECT_EQ(completed, 2);
   const auto all = pqsig::test::read_released(out.string());

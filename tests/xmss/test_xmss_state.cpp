@@ -17,6 +17,7 @@
 #include "cli/cli_util.hpp"
 #include "pqsig/hash.hpp"
 #include "pqsig/xmss.hpp"
+#include "support/kill_at_step.hpp"
 #include "support/released_signatures.hpp"
 #include "xmss/xmss_internal.hpp"
 
@@ -41,15 +42,6 @@ std::uint64_t xmss_inode(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_ino) : 0;
 }
-
-// Kill switch for a child: SIGKILL at the k-th step hook call (reservation and signing steps).
-int g_xmss_kill_at = -1;
-int g_xmss_steps = 0;
-void xmss_kill_hook(const char*) {
-  if (++g_xmss_steps == g_xmss_kill_at) ::raise(SIGKILL);
-}
-
-
 }  // namespace
 
 // kill -9 at every step of reservation and signing of an XMSS key (the lms::StateStore step
@@ -73,42 +65,22 @@ TEST(XmssState, KillAtEveryStepNeverReusesAnIndex) {
   constexpr int kSigsPerRun = 5;
   constexpr std::uint64_t kBlock = 3;
   int killed = 0, completed = 0;
-  for (int k = 1; k <= 40; ++k) {
-    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
-    ASSERT_GE(fd, 0);
-    const pid_t pid = ::fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      g_xmss_kill_at = k;
-      g_xmss_steps = 0;
-      lms::StateStore::set_step_hook(&xmss_kill_hook);
-      auto key = xmss::PrivateKey::parse(enc.span());
-      if (!key) _exit(2);
-      auto signer = xmss::StatefulSigner::open(std::move(*key), state, kBlock, 1);
-      if (!signer) _exit(3);
-      for (int i = 0; i < kSigsPerRun; ++i) {
-        const std::string msg = "run" + std::to_string(k) + " message " + std::to_string(i);
-        auto s = signer->sign(as_bytes(msg));
-        if (!s) _exit(s.error().code == Errc::key_exhausted ? 4 : 5);
-        pqsig::test::write_released(fd, s->index, msg, s->signature);
-      }
-      _exit(0);
-    }
-    ::close(fd);
-    int ws = 0;
-    ASSERT_EQ(::waitpid(pid, &ws, 0), pid);
-    if (WIFSIGNALED(ws)) {
-      EXPECT_EQ(WTERMSIG(ws), SIGKILL);
-      ++killed;
-    } else {
-      ASSERT_TRUE(WIFEXITED(ws));
-      ASSERT_EQ(WEXITSTATUS(ws), 0) << "run " << k;
-      ++completed;
-      if (completed >= 2) break;  // k went past the last step of a run: every step was hit
-    }
-    auto st = lms::StateStore::open(state, pk);
-    ASSERT_TRUE(st.ok()) << "after kill at step " << k << ": " << st.error().what();
-  }
+  ASSERT_NO_FATAL_FAILURE(pqsig::test::sign_killed_at_every_step(
+      state, pk, out, 40,
+      [&](int k, int fd) {
+        auto key = xmss::PrivateKey::parse(enc.span());
+        if (!key) _exit(2);
+        auto signer = xmss::StatefulSigner::open(std::move(*key), state, kBlock, 1);
+        if (!signer) _exit(3);
+        for (int i = 0; i < kSigsPerRun; ++i) {
+          const std::string msg = "run" + std::to_string(k) + " message " + std::to_string(i);
+          auto s = signer->sign(as_bytes(msg));
+          if (!s) _exit(s.error().code == Errc::key_exhausted ? 4 : 5);
+          pqsig::test::write_released(fd, s->index, msg, s->signature);
+        }
+        _exit(0);
+      },
+      killed, completed));
   EXPECT_GE(killed, 27);  // 2 reservations × 6 steps + 5 signatures × 3 steps per run
   EXPECT_EQ(completed, 2);
   const auto all = pqsig::test::read_released(out);
