@@ -22,6 +22,7 @@
 #include "pqsig/lms.hpp"
 #include "support/kill_at_step.hpp"
 #include "support/oqs_stfl.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace pqsig;
 namespace fs = std::filesystem;
@@ -30,16 +31,8 @@ namespace {
 
 constexpr const char* kDelegateSpec = "hss-sha256-m24-h5-w4-h5-w4";  // 32 subtrees of 32 signatures
 
-struct DelegateTempDir {
-  fs::path p;
-  DelegateTempDir() {
-    char tmpl[] = "/tmp/pqsig_lms_delegate_XXXXXX";
-    p = ::mkdtemp(tmpl);
-  }
-  ~DelegateTempDir() {
-    std::error_code ec;
-    fs::remove_all(p, ec);
-  }
+struct DelegateTempDir : pqsig::test::ScratchDir {
+  DelegateTempDir() : ScratchDir("lms_delegate") {}
 };
 
 lms::HssPrivateKey delegate_test_key(const char* spec = kDelegateSpec) {

@@ -40,6 +40,7 @@
 #include "support/released_signatures.hpp"
 #include "support/required.hpp"
 #include "pqsig/xmss.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace pqsig;
 namespace fs = std::filesystem;
@@ -49,18 +50,8 @@ namespace {
 using FleetClock = std::chrono::steady_clock;
 constexpr const char* kFleetSpec = "hss-sha256-m24-h5-w4-h5-w4";  // 1024 signatures, level-1 subtree 32
 
-struct FleetTempDir {
-  fs::path p;
-  FleetTempDir() {
-    char tmpl[] = "/tmp/pqsig_fleet_XXXXXX";
-    const char* d = ::mkdtemp(tmpl);
-    p = d ? d : "/tmp/pqsig_fleet_mkdtemp_failed";
-  }
-  ~FleetTempDir() {
-    std::error_code ec;
-    fs::remove_all(p, ec);
-  }
-  std::string file(const std::string& n) const { return (p / n).string(); }
+struct FleetTempDir : pqsig::test::ScratchDir {
+  FleetTempDir() : ScratchDir("fleet") {}
 };
 
 lms::HssPrivateKey fleet_key(std::uint8_t tag) {

@@ -24,22 +24,15 @@
 #include "pqsig/lms.hpp"
 #include "support/kill_at_step.hpp"
 #include "support/released_signatures.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace pqsig;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path p;
-  TempDir() {
-    char tmpl[] = "/tmp/pqsig_lms_state_XXXXXX";
-    p = ::mkdtemp(tmpl);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(p, ec);
-  }
+struct TempDir : pqsig::test::ScratchDir {
+  TempDir() : ScratchDir("lms_state") {}
 };
 
 lms::HssPrivateKey test_key(const char* spec = "hss-sha256-m24-h5-w4-h5-w4", std::uint8_t tag = 1) {
