@@ -14,6 +14,7 @@
 #include "pqsig/stateful_key.hpp"
 #include "pqsig/provider.hpp"
 #include "pqsig/webbotauth.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace pqsig;
 using namespace pqsig::httpsig;
@@ -22,16 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct HssTempDir {
-  fs::path p;
-  HssTempDir() {
-    char tmpl[] = "/tmp/pqsig_hss_label_XXXXXX";
-    p = ::mkdtemp(tmpl);
-  }
-  ~HssTempDir() {
-    std::error_code ec;
-    fs::remove_all(p, ec);
-  }
+struct HssTempDir : pqsig::test::ScratchDir {
+  HssTempDir() : ScratchDir("hss_label") {}
 };
 
 lms::HssPrivateKey hss_key() {
@@ -75,13 +68,18 @@ struct Crawler {
     directory = wba::build_directory({ed_jwk, hss_jwk}).value();
   }
 
-  Message signed_request(std::int64_t now) {
-    Message m = parse_message("GET /page HTTP/1.1\nHost: shop.example\n\n").value();
+  // The crawler's signer: sig1 with the Ed25519 key, sig2 with the HSS key through the seam.
+  wba::Signer two_label_signer(std::int64_t created) {
     wba::SignerOptions o;
-    o.created = now;
+    o.created = created;
     wba::LabelKey sig2{"sig2", nullptr, hss_kid, ""};
     sig2.stateful = stateful.get();
-    wba::Signer signer({wba::LabelKey{"sig1", &ed, ed_kid, ""}, sig2}, o);
+    return wba::Signer({wba::LabelKey{"sig1", &ed, ed_kid, ""}, sig2}, o);
+  }
+
+  Message signed_request(std::int64_t now) {
+    Message m = parse_message("GET /page HTTP/1.1\nHost: shop.example\n\n").value();
+    wba::Signer signer = two_label_signer(now);
     auto r = signer.sign(m);
     EXPECT_TRUE(r.ok()) << r.error().what();
     if (r) {
@@ -279,11 +277,7 @@ TEST(HssLabel, ExhaustedKeyDropsTheLabelNeverReusesAnIndex) {
   // Use up the 32 indices.
   for (int i = 0; i < 32; ++i) ASSERT_TRUE(c.hss->sign(as_bytes("burn")).ok()) << i;
   Message m = parse_message("GET / HTTP/1.1\nHost: shop.example\n\n").value();
-  wba::SignerOptions o;
-  o.created = kNow;
-  wba::LabelKey sig2{"sig2", nullptr, c.hss_kid, ""};
-  sig2.stateful = c.stateful.get();
-  wba::Signer signer({wba::LabelKey{"sig1", &c.ed, c.ed_kid, ""}, sig2}, o);
+  wba::Signer signer = c.two_label_signer(kNow);
   auto r = signer.sign(m);
   ASSERT_TRUE(r.ok()) << r.error().what();
   EXPECT_EQ(r->signed_labels, std::vector<std::string>{"sig1"});
@@ -369,11 +363,7 @@ TEST(HssLabel, DirectoryKeyOutsideTheRegistryVerifiesThroughTheSeam) {
   ASSERT_NE(rk->verifying, nullptr);
 
   Message m = parse_message("GET /page HTTP/1.1\nHost: shop.example\n\n").value();
-  wba::SignerOptions o;
-  o.created = kNow;
-  wba::LabelKey sig2{"sig2", nullptr, c.hss_kid, ""};
-  sig2.stateful = c.stateful.get();
-  wba::Signer signer({wba::LabelKey{"sig1", &c.ed, c.ed_kid, ""}, sig2}, o);
+  wba::Signer signer = c.two_label_signer(kNow);
   auto r = signer.sign(m);
   ASSERT_TRUE(r.ok()) << r.error().what();
   ASSERT_EQ(r->signed_labels.size(), 2u);
