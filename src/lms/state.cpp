@@ -311,26 +311,30 @@ Error exhausted_error(std::uint64_t limit) {
                "hbs: the key has no one-time signature left (" + std::to_string(limit) + " used or reserved)"};
 }
 
-// The local reservation path shared by reserve() and reserve_range(): under the state's lock, load
-// and check the state, refuse one that takes its indices from a fleet lease store (`fleet_refusal`
-// says why), let `choose` pick the range from the loaded state (or refuse), and commit it.
+// The one locked reservation path (reserve, reserve_range, reserve_lease): under the state's lock,
+// load and check the state, let `choose(state, fleet)` pick the range (or refuse; `fleet`: the log
+// says the state takes its indices from a fleet lease store), and commit it. `locked` and `logged`
+// name the step hooks around it.
 template <class Choose>
-Result<Reservation> reserve_locally(const std::string& path, const std::string& key_id, const char* fleet_refusal,
-                                    Choose&& choose) {
+Result<Reservation> reserve_under_lock(const std::string& path, const std::string& key_id, const char* locked,
+                                       const char* logged, Choose&& choose) {
   FileLock lock(path);
   if (auto l = lock.status(); !l) return l.error();
-  step("reserve:locked");
+  step(locked);
   bool fleet = false;
   auto s = load_checked(path, key_id, &fleet);
   if (!s) return s.error();
-  if (fleet)
-    return Error{Errc::policy, "hbs state: " + path + " takes its indices from a fleet lease store (its log says F): " +
-                                   fleet_refusal};
-  Result<Reservation> r = choose(*s);
+  Result<Reservation> r = choose(*s, fleet);
   if (!r) return r.error();
   if (auto c = commit_reservation(path, *s, *r); !c) return c.error();
-  step("reserve:logged");
+  step(logged);
   return r;
+}
+
+// A local reservation refused because the state belongs to a fleet.
+Error fleet_state_refusal(const std::string& path, const char* why) {
+  return Error{Errc::policy,
+               "hbs state: " + path + " takes its indices from a fleet lease store (its log says F): " + why};
 }
 
 }  // namespace
@@ -406,10 +410,11 @@ Result<AuditReport> StateStore::audit() {
 
 Result<Reservation> StateStore::reserve(std::uint64_t count) {
   if (count == 0) return Error{Errc::invalid_argument, "hbs state: reserve 0 indices"};
-  return reserve_locally(
-      path_, key_id_,
-      "a local reservation could collide with other signers' leases — use the lease store",
-      [&](const StateInfo& s) -> Result<Reservation> {
+  return reserve_under_lock(
+      path_, key_id_, "reserve:locked", "reserve:logged", [&](const StateInfo& s, bool fleet) -> Result<Reservation> {
+        if (fleet)
+          return fleet_state_refusal(
+              path_, "a local reservation could collide with other signers' leases — use the lease store");
         if (s.reserved_end >= s.limit) return exhausted_error(s.limit);
         Reservation r;
         r.first = s.reserved_end;
@@ -424,62 +429,57 @@ Result<Reservation> StateStore::reserve_lease(LeaseSource& source, const std::st
   if (align == 0) return Error{Errc::invalid_argument, "hbs fleet: alignment must be at least 1"};
   if (signer.empty() || signer.size() > 200)
     return Error{Errc::invalid_argument, "hbs fleet: the signer name must be 1..200 bytes"};
-  FileLock lock(path_);
-  if (auto l = lock.status(); !l) return l.error();
-  step("lease:locked");
-  bool fleet = false;
-  auto s = load_checked(path_, key_id_, &fleet);
-  if (!s) return s.error();
-  // From the first lease on, this state never reserves locally again.
-  if (!fleet) {
-    if (auto m = append_line(path_ + ".log", "F\n"); !m) return m.error();
-  }
-  if (s->reserved_end >= s->limit) return exhausted_error(s->limit);
-  LeaseRequest req;
-  req.key_id = key_id_;
-  req.signer = signer;
-  req.count = count;
-  req.align = align;
-  req.local_end = s->reserved_end;
-  req.local_generation = s->generation;
-  req.limit = s->limit;
-  auto got = source.lease(req);
-  if (!got) return got.error();
-  step("lease:granted");
-  const Reservation r = *got;
-  // The store's answer is checked, never trusted: a lease that overlaps what this state already
-  // reserved (a store restored from a backup), runs past the key, is larger than asked or
-  // misaligned is refused, and nothing is written.
-  const std::uint64_t whole = align > 1 ? ((count + align - 1) / align) * align : count;
-  auto bad = [&](const std::string& why) {
-    return Error{Errc::state_rejected, std::string("hbs fleet: the lease store granted [") + std::to_string(r.first) +
-                                           ", " + std::to_string(r.end) + "): " + why + " — refusing it"};
-  };
-  if (r.first >= r.end) return bad("an empty or inverted range");
-  if (r.first < s->reserved_end)
-    return bad("below this state's reserved end " + std::to_string(s->reserved_end) +
-               " (the store is older than the local state: restored or rolled back?)");
-  if (r.end > s->limit) return bad("beyond the key's last index");
-  if (r.end - r.first > whole) return bad("more than was asked for");
-  if (align > 1 && r.first % align != 0) return bad("not aligned to the requested subtree size");
-  if (auto c = commit_reservation(path_, *s, r); !c) return c.error();
-  step("lease:logged");
-  return r;
+  return reserve_under_lock(
+      path_, key_id_, "lease:locked", "lease:logged", [&](const StateInfo& s, bool fleet) -> Result<Reservation> {
+        // From the first lease on, this state never reserves locally again.
+        if (!fleet) {
+          if (auto m = append_line(path_ + ".log", "F\n"); !m) return m.error();
+        }
+        if (s.reserved_end >= s.limit) return exhausted_error(s.limit);
+        LeaseRequest req;
+        req.key_id = key_id_;
+        req.signer = signer;
+        req.count = count;
+        req.align = align;
+        req.local_end = s.reserved_end;
+        req.local_generation = s.generation;
+        req.limit = s.limit;
+        auto got = source.lease(req);
+        if (!got) return got.error();
+        step("lease:granted");
+        const Reservation r = *got;
+        // The store's answer is checked, never trusted: a lease that overlaps what this state
+        // already reserved (a store restored from a backup), runs past the key, is larger than
+        // asked or misaligned is refused, and nothing is written.
+        const std::uint64_t whole = align > 1 ? ((count + align - 1) / align) * align : count;
+        auto bad = [&](const std::string& why) {
+          return Error{Errc::state_rejected, std::string("hbs fleet: the lease store granted [") +
+                                                 std::to_string(r.first) + ", " + std::to_string(r.end) +
+                                                 "): " + why + " — refusing it"};
+        };
+        if (r.first >= r.end) return bad("an empty or inverted range");
+        if (r.first < s.reserved_end)
+          return bad("below this state's reserved end " + std::to_string(s.reserved_end) +
+                     " (the store is older than the local state: restored or rolled back?)");
+        if (r.end > s.limit) return bad("beyond the key's last index");
+        if (r.end - r.first > whole) return bad("more than was asked for");
+        if (align > 1 && r.first % align != 0) return bad("not aligned to the requested subtree size");
+        return r;
+      });
 }
 
 Result<Reservation> StateStore::reserve_range(std::uint64_t first, std::uint64_t end) {
   if (first >= end) return Error{Errc::invalid_argument, "hbs state: reserve an empty range"};
-  return reserve_locally(path_, key_id_, "it cannot give a range away locally",
-                         [&](const StateInfo& s) -> Result<Reservation> {
-                           if (end > s.limit)
-                             return Error{Errc::invalid_argument, "hbs state: range past the key's last index"};
-                           if (first < s.reserved_end)
-                             return Error{Errc::policy, "hbs state: [" + std::to_string(first) + ", " +
-                                                            std::to_string(end) + ") starts below " + path_ +
-                                                            "'s reserved end " + std::to_string(s.reserved_end) +
-                                                            " (those indices may have been used here)"};
-                           return Reservation{first, end};
-                         });
+  return reserve_under_lock(
+      path_, key_id_, "reserve:locked", "reserve:logged", [&](const StateInfo& s, bool fleet) -> Result<Reservation> {
+        if (fleet) return fleet_state_refusal(path_, "it cannot give a range away locally");
+        if (end > s.limit) return Error{Errc::invalid_argument, "hbs state: range past the key's last index"};
+        if (first < s.reserved_end)
+          return Error{Errc::policy, "hbs state: [" + std::to_string(first) + ", " + std::to_string(end) +
+                                         ") starts below " + path_ + "'s reserved end " +
+                                         std::to_string(s.reserved_end) + " (those indices may have been used here)"};
+        return Reservation{first, end};
+      });
 }
 
 Status StateStore::join_fleet() {
