@@ -640,8 +640,12 @@ struct SignerCache {
   std::unique_ptr<DelegatedKey> delegated;
   std::uint64_t first = 0;
 
-  // Sizes the per-level vectors for `levels` (no tree loaded yet) and sets the index shifts.
-  void size_per_level() {
+  // A fresh signer for `key_levels` signing up to index `end`: the per-level vectors sized (no
+  // tree loaded yet) and the index shifts set.
+  void start(const std::vector<Level>& key_levels, unsigned thread_count, std::uint64_t end) {
+    levels = key_levels;
+    threads = thread_count;
+    max = end;
     const std::size_t L = levels.size();
     trees.resize(L);
     tree_id.assign(L, ~std::uint64_t{0});
@@ -661,11 +665,8 @@ Result<HssSigner> HssSigner::create(HssPrivateKey key, unsigned threads, const s
   HssSigner s;
   s.c_ = std::make_unique<SignerCache>();
   auto& c = *s.c_;
-  c.levels = key.levels();
-  c.threads = threads;
-  c.max = key.max_signatures();
+  c.start(key.levels(), threads, key.max_signatures());
   const std::size_t L = c.levels.size();
-  c.size_per_level();
   // RFC 8554 §6.1: the top tree from (I, SEED); its public key is the HSS key's.
   Tree& t0 = c.trees[0];
   t0.lv = c.levels[0];
@@ -690,13 +691,9 @@ Result<HssSigner> HssSigner::create(DelegatedKey key, unsigned threads) {
   HssSigner s;
   s.c_ = std::make_unique<SignerCache>();
   auto& c = *s.c_;
-  c.levels = key.levels();
-  c.threads = threads;
+  c.start(key.levels(), threads, key.end_index());
   c.first = key.first_index();
-  c.max = key.end_index();
-  const std::size_t L = c.levels.size();
-  if (L < 2) return Error{Errc::invalid_argument, "hss: a delegated key needs at least two levels"};
-  c.size_per_level();
+  if (c.levels.size() < 2) return Error{Errc::invalid_argument, "hss: a delegated key needs at least two levels"};
   c.hss_pub = key.public_key();
   c.delegated = std::make_unique<DelegatedKey>(std::move(key));
   return s;
