@@ -342,27 +342,24 @@ TEST(LmsDelegate, KillDuringExportNeverGivesAnIndexToBoth) {
     }
     // Both sign what they can; no index twice, all verify.
     std::set<std::uint64_t> used;
+    auto sign_three = [&](lms::StatefulSigner& signer, const std::string& who) {
+      for (int i = 0; i < 3; ++i) {
+        const std::string msg = who + " " + std::to_string(i);
+        auto s = signer.sign(as_bytes(msg));
+        ASSERT_TRUE(s.ok()) << s.error().what();
+        EXPECT_TRUE(used.insert(s->index).second) << "run " << k << ": index " << s->index << " twice";
+        EXPECT_TRUE(lms::hss_verify(pk, as_bytes(msg), s->signature).ok());
+      }
+    };
     auto parent = lms::StatefulSigner::open(delegate_test_key(), ps.string(), 1, 1);
     ASSERT_TRUE(parent.ok()) << parent.error().what();
-    for (int i = 0; i < 3; ++i) {
-      const std::string msg = "parent " + std::to_string(i);
-      auto s = parent->sign(as_bytes(msg));
-      ASSERT_TRUE(s.ok()) << s.error().what();
-      EXPECT_TRUE(used.insert(s->index).second) << "run " << k << ": index " << s->index << " twice";
-      EXPECT_TRUE(lms::hss_verify(pk, as_bytes(msg), s->signature).ok());
-    }
+    ASSERT_NO_FATAL_FAILURE(sign_three(*parent, "parent"));
     if (have_delegate) {
       auto d = lms::DelegatedKey::parse(read_bytes_file(dk));
       ASSERT_TRUE(d.ok()) << d.error().what();
       auto ds_signer = lms::StatefulSigner::open(std::move(*d), ds.string(), 4, 1);
       ASSERT_TRUE(ds_signer.ok()) << ds_signer.error().what();
-      for (int i = 0; i < 3; ++i) {
-        const std::string msg = "delegate " + std::to_string(i);
-        auto s = ds_signer->sign(as_bytes(msg));
-        ASSERT_TRUE(s.ok()) << s.error().what();
-        EXPECT_TRUE(used.insert(s->index).second) << "run " << k << ": index " << s->index << " twice";
-        EXPECT_TRUE(lms::hss_verify(pk, as_bytes(msg), s->signature).ok());
-      }
+      ASSERT_NO_FATAL_FAILURE(sign_three(*ds_signer, "delegate"));
     }
     // And nothing the parent can still reserve overlaps the delegate's range when it exists.
     auto rest = store->reserve(2000);
