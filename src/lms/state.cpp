@@ -23,6 +23,7 @@
 #include <sstream>
 #include <string>
 
+#include "lms/stateful_sign.hpp"
 #include "pqsig/hash.hpp"
 #include "pqsig/lms.hpp"
 
@@ -531,26 +532,12 @@ Status StatefulSigner::create_delegate_state(const DelegatedKey& key, const std:
 }
 
 Result<StatefulSigner::Signed> StatefulSigner::sign(byte_span message) {
-  if (cur_.first >= cur_.end) {
-    // In fleet mode a lease from the shared store; either way persisted (synced) before it returns.
-    auto r = lease_source_ ? store_.reserve_lease(*lease_source_, lease_signer_, block_, lease_align_)
-                           : store_.reserve(block_);
-    if (!r) return r.error();
-    cur_ = *r;
-  }
-  const std::uint64_t index = cur_.first++;  // consumed now, whatever happens next
-  step("sign:before");
-  auto sig = signer_.sign_at(index, message);
-  if (!sig) return sig.error();
-  step("sign:signed");
-  // Check our own signature before it leaves: a fault in the chain or tree computation (a
-  // glitch, a bad cache) would otherwise publish a wrong one-time signature at a burnt index.
-  if (auto v = hss_verify(signer_.public_key(), message, *sig); !v)
-    return Error{Errc::internal, "hbs: our own signature at index " + std::to_string(index) +
-                                     " does not verify (" + v.error().message + "); index burnt"};
-  if (auto l = store_.log_signature(index, message); !l) return l.error();
-  step("sign:logged");
-  return Signed{index, std::move(*sig)};
+  // In fleet mode the indices are leased from the shared store; either way persisted (synced)
+  // before the first is used.
+  return detail::sign_next_index<Signed>(
+      store_, cur_, lease_source_.get(), lease_signer_, block_, lease_align_, "hbs", message,
+      [&](std::uint64_t index) { return signer_.sign_at(index, message); },
+      [&](const bytes& sig) { return hss_verify(signer_.public_key(), message, sig); });
 }
 
 }  // namespace pqsig::lms

@@ -5,6 +5,8 @@
 // `<state>.tree` like LMS's.
 #include "pqsig/xmss.hpp"
 
+#include "lms/stateful_sign.hpp"
+
 namespace pqsig::xmss {
 
 Status StatefulSigner::create_state(const PrivateKey& key, const std::string& state_path) {
@@ -27,26 +29,11 @@ Result<StatefulSigner> StatefulSigner::open(PrivateKey key, const std::string& s
 }
 
 Result<StatefulSigner::Signed> StatefulSigner::sign(byte_span message) {
-  if (cur_.first >= cur_.end) {
-    // persisted (synced) before it returns; in fleet mode a lease from the shared store
-    auto r = lease_source_ ? store_.reserve_lease(*lease_source_, lease_signer_, block_, lease_align_)
-                           : store_.reserve(block_);
-    if (!r) return r.error();
-    cur_ = *r;
-  }
-  const std::uint64_t index = cur_.first++;  // consumed now, whatever happens next
-  lms::StateStore::run_step_hook("sign:before");
-  auto sig = signer_.sign_at(index, message);
-  if (!sig) return sig.error();
-  lms::StateStore::run_step_hook("sign:signed");
-  // Check our own signature before it leaves: a fault in the tree computation would otherwise
-  // publish a wrong one-time signature at a burnt index.
-  if (auto v = verify(signer_.params(), signer_.public_key(), message, *sig); !v)
-    return Error{Errc::internal, "xmss: our own signature at index " + std::to_string(index) +
-                                     " does not verify (" + v.error().message + "); index burnt"};
-  if (auto l = store_.log_signature(index, message); !l) return l.error();
-  lms::StateStore::run_step_hook("sign:logged");
-  return Signed{index, std::move(*sig)};
+  // The same reservation, lease, self-check and audit-log steps as lms::StatefulSigner.
+  return lms::detail::sign_next_index<Signed>(
+      store_, cur_, lease_source_.get(), lease_signer_, block_, lease_align_, "xmss", message,
+      [&](std::uint64_t index) { return signer_.sign_at(index, message); },
+      [&](const bytes& sig) { return verify(signer_.params(), signer_.public_key(), message, sig); });
 }
 
 }  // namespace pqsig::xmss
