@@ -43,6 +43,17 @@ Result<VerifyingKey> hss_verifying_key(const bytes& pk) {
   return VerifyingKey::from_public(**s, pk);
 }
 
+// A crawler's signer (Crawler, OffRegistryCrawler): sig1 with its Ed25519 key, sig2 with its HSS
+// key through the seam's stateful interface.
+template <class AnyCrawler>
+wba::Signer hss_label_two_label_signer(AnyCrawler& c, std::int64_t created) {
+  wba::SignerOptions o;
+  o.created = created;
+  wba::LabelKey sig2{"sig2", nullptr, c.hss_kid, ""};
+  sig2.stateful = c.stateful.get();
+  return wba::Signer({wba::LabelKey{"sig1", &c.ed, c.ed_kid, ""}, sig2}, o);
+}
+
 struct Crawler {
   HssTempDir dir;
   std::optional<lms::StatefulSigner> hss;
@@ -68,18 +79,9 @@ struct Crawler {
     directory = wba::build_directory({ed_jwk, hss_jwk}).value();
   }
 
-  // The crawler's signer: sig1 with the Ed25519 key, sig2 with the HSS key through the seam.
-  wba::Signer two_label_signer(std::int64_t created) {
-    wba::SignerOptions o;
-    o.created = created;
-    wba::LabelKey sig2{"sig2", nullptr, hss_kid, ""};
-    sig2.stateful = stateful.get();
-    return wba::Signer({wba::LabelKey{"sig1", &ed, ed_kid, ""}, sig2}, o);
-  }
-
   Message signed_request(std::int64_t now) {
     Message m = parse_message("GET /page HTTP/1.1\nHost: shop.example\n\n").value();
-    wba::Signer signer = two_label_signer(now);
+    wba::Signer signer = hss_label_two_label_signer(*this, now);
     auto r = signer.sign(m);
     EXPECT_TRUE(r.ok()) << r.error().what();
     if (r) {
@@ -277,7 +279,7 @@ TEST(HssLabel, ExhaustedKeyDropsTheLabelNeverReusesAnIndex) {
   // Use up the 32 indices.
   for (int i = 0; i < 32; ++i) ASSERT_TRUE(c.hss->sign(as_bytes("burn")).ok()) << i;
   Message m = parse_message("GET / HTTP/1.1\nHost: shop.example\n\n").value();
-  wba::Signer signer = c.two_label_signer(kNow);
+  wba::Signer signer = hss_label_two_label_signer(c, kNow);
   auto r = signer.sign(m);
   ASSERT_TRUE(r.ok()) << r.error().what();
   EXPECT_EQ(r->signed_labels, std::vector<std::string>{"sig1"});
@@ -363,7 +365,7 @@ TEST(HssLabel, DirectoryKeyOutsideTheRegistryVerifiesThroughTheSeam) {
   ASSERT_NE(rk->verifying, nullptr);
 
   Message m = parse_message("GET /page HTTP/1.1\nHost: shop.example\n\n").value();
-  wba::Signer signer = c.two_label_signer(kNow);
+  wba::Signer signer = hss_label_two_label_signer(c, kNow);
   auto r = signer.sign(m);
   ASSERT_TRUE(r.ok()) << r.error().what();
   ASSERT_EQ(r->signed_labels.size(), 2u);
