@@ -11,6 +11,8 @@
 #include "pqsig/cose.hpp"
 #include "pqsig/jose.hpp"
 #include "pqsig/lms.hpp"
+#include "support/join_bytes.hpp"
+#include "support/scratch_dir.hpp"
 
 using namespace pqsig;
 
@@ -19,24 +21,11 @@ namespace {
 #include "cose_hss_example.inc"
 
 bytes cx(std::string_view s) { return from_hex(s).value(); }
-bytes cjoin(std::initializer_list<byte_span> parts) {
-  bytes out;
-  for (auto p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
+using pqsig::test::join_bytes;
 bytes cose_text(std::string_view s) { return bytes(s.begin(), s.end()); }
 
-struct CoseTempDir {
-  std::filesystem::path p;
-  CoseTempDir() {
-    char tmpl[] = "/tmp/pqsig_cose_XXXXXX";
-    const char* d = ::mkdtemp(tmpl);
-    p = d ? d : "/tmp/pqsig_cose_mkdtemp_failed";
-  }
-  ~CoseTempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(p, ec);
-  }
+struct CoseTempDir : pqsig::test::ScratchDir {
+  CoseTempDir() : ScratchDir("cose") {}
 };
 
 lms::HssPrivateKey cose_key(std::uint8_t tag = 3) {
@@ -66,7 +55,7 @@ struct CoseSignerFixture {
 bytes sign1_of(std::string_view protected_bstr_hex, std::string_view unprotected_hex, std::string_view payload_hex,
                byte_span signature, bool tagged = true) {
   bytes m = tagged ? cx("d284") : cx("84");
-  return cjoin({m, cx(protected_bstr_hex), cx(unprotected_hex), cx(payload_hex),
+  return join_bytes({m, cx(protected_bstr_hex), cx(unprotected_hex), cx(payload_hex),
                 [&] {
                   bytes b;
                   if (signature.size() < 24) b.push_back(static_cast<u8>(0x40 | signature.size()));
@@ -131,7 +120,7 @@ TEST(CoseSign1, SignVerifyRoundTripThroughTheStatefulSigner) {
   ASSERT_TRUE(s.ok()) << s.error().what();
   EXPECT_EQ(s->index, 0u);
   // D2 (tag 18) 84 (array 4) 44 A1 01 38 2D (protected {1: -46}) A1 04 42 "k1" 52 payload 59 sig...
-  const bytes head = cjoin({cx("d28444a101382da104426b3152"), payload});
+  const bytes head = join_bytes({cx("d28444a101382da104426b3152"), payload});
   ASSERT_GT(s->message.size(), head.size());
   EXPECT_EQ(to_hex(byte_span(s->message).first(head.size())), to_hex(head));
   auto v = cose::verify1_hss(s->message, f.pk);
@@ -298,9 +287,9 @@ TEST(CoseSign1, HostileContainersGetTypedErrors) {
   EXPECT_EQ(parse_code(sign1_of("44a101382d", "a11863f810", "4178", sig)), Errc::invalid_encoding);
   EXPECT_EQ(parse_code(sign1_of("44a101382d", "a1186362ff61", "4178", sig)), Errc::invalid_encoding);  // bad UTF-8
   // Wrong tags / shapes / trailing bytes.
-  EXPECT_EQ(parse_code(cjoin({cx("d1"), byte_span(good).subspan(1)})), Errc::invalid_encoding);  // tag 17 (MAC0)
-  EXPECT_EQ(parse_code(cjoin({cx("d862"), byte_span(good).subspan(1)})), Errc::unsupported);     // tag 98 (COSE_Sign)
-  EXPECT_EQ(parse_code(cjoin({good, cx("00")})), Errc::invalid_encoding);
+  EXPECT_EQ(parse_code(join_bytes({cx("d1"), byte_span(good).subspan(1)})), Errc::invalid_encoding);  // tag 17 (MAC0)
+  EXPECT_EQ(parse_code(join_bytes({cx("d862"), byte_span(good).subspan(1)})), Errc::unsupported);     // tag 98 (COSE_Sign)
+  EXPECT_EQ(parse_code(join_bytes({good, cx("00")})), Errc::invalid_encoding);
   EXPECT_EQ(parse_code(cx("d283")), Errc::invalid_encoding);
   EXPECT_EQ(parse_code(sign1_of("44a101382d", "a0", "6178", sig)), Errc::invalid_encoding);   // payload tstr
   EXPECT_EQ(parse_code(sign1_of("a101382d", "a0", "4178", sig)), Errc::invalid_encoding);     // protected not a bstr

@@ -10,6 +10,7 @@
 #include "pqsig/jose.hpp"
 #include "pqsig/lms.hpp"
 #include "pqsig/xmss.hpp"
+#include "support/join_bytes.hpp"
 
 using namespace pqsig;
 using namespace pqsig::jose;
@@ -17,11 +18,7 @@ using namespace pqsig::jose;
 namespace {
 
 bytes hx(std::string_view s) { return from_hex(s).value(); }
-bytes cat(std::initializer_list<byte_span> parts) {
-  bytes out;
-  for (auto p : parts) out.insert(out.end(), p.begin(), p.end());
-  return out;
-}
+using pqsig::test::join_bytes;
 
 struct HssFixture {
   bytes pk;
@@ -57,7 +54,7 @@ TEST(HbsSpki, HssBytesAreRfc9802) {
   ASSERT_TRUE(der.ok()) << der.error().what();
   // SEQUENCE { SEQUENCE { OID 1.2.840.113549.1.9.16.3.17 } BIT STRING { 00 || pk } } (RFC 9802 §3/§4:
   // parameters absent, the raw key in the BIT STRING, no OCTET STRING inside).
-  bytes want = cat({hx("304e" "300d" "060b2a864886f70d0109100311" "033d00"), f.pk});
+  bytes want = join_bytes({hx("304e" "300d" "060b2a864886f70d0109100311" "033d00"), f.pk});
   EXPECT_EQ(*der, want);
   auto back = hbs_from_spki_der(*der);
   ASSERT_TRUE(back.ok()) << back.error().what();
@@ -78,7 +75,7 @@ TEST(HbsSpki, XmssAndXmssMtOids) {
     bytes pk = xmss_shaped(1, 0x5a);
     auto der = hbs_to_spki_der({kind, pk});
     ASSERT_TRUE(der.ok()) << der.error().what();
-    bytes want = cat({hx("3053" "300a"), hx(oid_der), hx("034500"), pk});
+    bytes want = join_bytes({hx("3053" "300a"), hx(oid_der), hx("034500"), pk});
     EXPECT_EQ(*der, want);
     auto back = hbs_from_spki_der(*der);
     ASSERT_TRUE(back.ok()) << back.error().what();
@@ -97,7 +94,7 @@ TEST(HbsSpki, StrictParsingTypedErrors) {
     return r ? Errc{} : r.error().code;
   };
   // parameters present (NULL): refused
-  bytes with_null = cat({hx("3050" "300f" "060b2a864886f70d0109100311" "0500" "033d00"), f.pk});
+  bytes with_null = join_bytes({hx("3050" "300f" "060b2a864886f70d0109100311" "0500" "033d00"), f.pk});
   EXPECT_EQ(code_of(with_null), Errc::invalid_encoding);
   // unused bits in the BIT STRING
   bytes unused = good;
@@ -108,13 +105,13 @@ TEST(HbsSpki, StrictParsingTypedErrors) {
   trailing.push_back(0);
   EXPECT_FALSE(hbs_from_spki_der(trailing).ok());
   // the ML-DSA-44 OID: not ours
-  bytes mldsa = cat({hx("304c" "300b" "0609608648016503040311" "033d00"), f.pk});
+  bytes mldsa = join_bytes({hx("304c" "300b" "0609608648016503040311" "033d00"), f.pk});
   EXPECT_EQ(code_of(mldsa), Errc::unknown_suite);
   // a non-minimal length (81 4c instead of 4c)
-  bytes longform = cat({hx("30814e" "300d" "060b2a864886f70d0109100311" "033d00"), f.pk});
+  bytes longform = join_bytes({hx("30814e" "300d" "060b2a864886f70d0109100311" "033d00"), f.pk});
   EXPECT_FALSE(hbs_from_spki_der(longform).ok());
   // OCTET STRING wrapping inside the BIT STRING (RFC 8708's ambiguity, refused: RFC 9802 §4)
-  bytes wrapped = cat({hx("3050" "300d" "060b2a864886f70d0109100311" "033f00" "043c"), f.pk});
+  bytes wrapped = join_bytes({hx("3050" "300d" "060b2a864886f70d0109100311" "033f00" "043c"), f.pk});
   EXPECT_FALSE(hbs_from_spki_der(wrapped).ok());
   // every truncation: an error, never a crash
   for (std::size_t n = 0; n < good.size(); ++n) EXPECT_FALSE(hbs_from_spki_der(byte_span(good.data(), n)).ok()) << n;
@@ -203,19 +200,19 @@ TEST(HbsCose, Rfc8778KeyBytes) {
   auto c = hss_to_cose_key(f.pk);
   ASSERT_TRUE(c.ok()) << c.error().what();
   // {1: 5, 3: -46, -1: h'…'} in deterministic order: a3 01 05 03 38 2d 20 58 3c <60 bytes>
-  EXPECT_EQ(*c, cat({hx("a30105" "03382d" "20583c"), f.pk}));
+  EXPECT_EQ(*c, join_bytes({hx("a30105" "03382d" "20583c"), f.pk}));
   auto back = hss_from_cose_key(*c);
   ASSERT_TRUE(back.ok()) << back.error().what();
   EXPECT_EQ(*back, f.pk);
   // with a kid: a4 01 05 02 42 6b 31 03 38 2d 20 58 3c ...
   auto ck = hss_to_cose_key(f.pk, as_bytes("k1"));
   ASSERT_TRUE(ck.ok());
-  EXPECT_EQ(*ck, cat({hx("a40105" "02426b31" "03382d" "20583c"), f.pk}));
+  EXPECT_EQ(*ck, join_bytes({hx("a40105" "02426b31" "03382d" "20583c"), f.pk}));
   bytes kid;
   ASSERT_TRUE(hss_from_cose_key(*ck, &kid).ok());
   EXPECT_EQ(kid, bytes({'k', '1'}));
   // key_ops [verify] is accepted
-  EXPECT_TRUE(hss_from_cose_key(cat({hx("a40105" "03382d" "048102" "20583c"), f.pk})).ok());
+  EXPECT_TRUE(hss_from_cose_key(join_bytes({hx("a40105" "03382d" "048102" "20583c"), f.pk})).ok());
 }
 
 TEST(HbsCose, HostileCbor) {
@@ -225,17 +222,17 @@ TEST(HbsCose, HostileCbor) {
     auto r = hss_from_cose_key(b);
     return r ? Errc{} : r.error().code;
   };
-  EXPECT_EQ(code(cat({hx("a3" "03382d" "0105" "20583c"), f.pk})), Errc::invalid_encoding);        // order
-  EXPECT_EQ(code(cat({hx("a4" "0105" "0105" "03382d" "20583c"), f.pk})), Errc::invalid_encoding); // duplicate
-  EXPECT_EQ(code(cat({hx("bf" "0105" "03382d" "20583c"), f.pk, hx("ff")})), Errc::invalid_encoding);  // indefinite
-  EXPECT_EQ(code(cat({hx("a3" "180105" "03382d" "20583c"), f.pk})), Errc::invalid_encoding);      // non-shortest
-  EXPECT_EQ(code(cat({hx("a3" "0101" "03382d" "20583c"), f.pk})), Errc::unknown_suite);           // kty OKP
-  EXPECT_EQ(code(cat({hx("a3" "0105" "0326" "20583c"), f.pk})), Errc::unknown_suite);             // alg -7
-  EXPECT_EQ(code(cat({hx("a4" "0105" "03382d" "20583c"), f.pk, hx("215820"), bytes(32, 1)})), Errc::invalid_encoding);  // -2
-  EXPECT_EQ(code(cat({hx("a2" "03382d" "20583c"), f.pk})), Errc::invalid_encoding);               // no kty
+  EXPECT_EQ(code(join_bytes({hx("a3" "03382d" "0105" "20583c"), f.pk})), Errc::invalid_encoding);        // order
+  EXPECT_EQ(code(join_bytes({hx("a4" "0105" "0105" "03382d" "20583c"), f.pk})), Errc::invalid_encoding); // duplicate
+  EXPECT_EQ(code(join_bytes({hx("bf" "0105" "03382d" "20583c"), f.pk, hx("ff")})), Errc::invalid_encoding);  // indefinite
+  EXPECT_EQ(code(join_bytes({hx("a3" "180105" "03382d" "20583c"), f.pk})), Errc::invalid_encoding);      // non-shortest
+  EXPECT_EQ(code(join_bytes({hx("a3" "0101" "03382d" "20583c"), f.pk})), Errc::unknown_suite);           // kty OKP
+  EXPECT_EQ(code(join_bytes({hx("a3" "0105" "0326" "20583c"), f.pk})), Errc::unknown_suite);             // alg -7
+  EXPECT_EQ(code(join_bytes({hx("a4" "0105" "03382d" "20583c"), f.pk, hx("215820"), bytes(32, 1)})), Errc::invalid_encoding);  // -2
+  EXPECT_EQ(code(join_bytes({hx("a2" "03382d" "20583c"), f.pk})), Errc::invalid_encoding);               // no kty
   EXPECT_EQ(code(hx("a20105" "03382d")), Errc::invalid_encoding);                                 // no pub
-  EXPECT_EQ(code(cat({hx("a3" "0105" "03382d" "20" "783c"), bytes(60, 'a')})), Errc::invalid_encoding);  // pub a tstr
-  EXPECT_EQ(code(cat({hx("a40105" "03382d" "048101" "20583c"), f.pk})), Errc::invalid_argument);  // key_ops sign
+  EXPECT_EQ(code(join_bytes({hx("a3" "0105" "03382d" "20" "783c"), bytes(60, 'a')})), Errc::invalid_encoding);  // pub a tstr
+  EXPECT_EQ(code(join_bytes({hx("a40105" "03382d" "048101" "20583c"), f.pk})), Errc::invalid_argument);  // key_ops sign
   bytes trailing = good;
   trailing.push_back(0);
   EXPECT_EQ(code(trailing), Errc::invalid_encoding);
