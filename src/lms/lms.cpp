@@ -186,6 +186,23 @@ void ots_public_key(const LmotsParams& p, const std::uint8_t* I, std::uint32_t q
   secure_zero(y, sizeof y);
 }
 
+// RFC 8554 §4.5 / §4.6: the message hash Q = H(I || u32str(q) || u16str(D_MESG) || C || message)
+// (n bytes), then its Winternitz digits with the checksum appended, a[0 .. p-1].
+void ots_message_digits(const LmotsParams& p, const std::uint8_t* I, std::uint32_t q, const std::uint8_t* C,
+                        byte_span message, unsigned* a) noexcept {
+  std::uint8_t Q[32];
+  Hx hq(p.hash);
+  std::uint8_t pre[22];
+  std::memcpy(pre, I, 16);
+  put_u32(pre + 16, q);
+  put_u16(pre + 20, kDMesg);
+  hq.update(pre, sizeof pre);
+  hq.update(C, p.n);
+  hq.update(message.data(), message.size());
+  hq.final(Q, p.n);
+  digits(p, Q, a);
+}
+
 // RFC 8554 §4.5 (Algorithm 3): LM-OTS signature u32str(type) || C || y[0] || ... || y[p-1].
 // C is derived pseudorandomly from the SEED in the Appendix A layout (unpredictable without the
 // SEED): C = H(I || u32str(q) || u16str(0xFFFD) || u8str(0xff) || SEED).
@@ -198,18 +215,8 @@ void ots_sign(const LmotsParams& p, const std::uint8_t* I, std::uint32_t q, cons
     std::memcpy(C, given_C, p.n);
   else
     ots_private_element(ch, kSeedC, seed, C);
-  std::uint8_t Q[32];
-  Hx hx(p.hash);
-  std::uint8_t pre[22];
-  std::memcpy(pre, I, 16);
-  put_u32(pre + 16, q);
-  put_u16(pre + 20, kDMesg);
-  hx.update(pre, sizeof pre);
-  hx.update(C, p.n);
-  hx.update(message.data(), message.size());
-  hx.final(Q, p.n);
   unsigned a[265];
-  digits(p, Q, a);
+  ots_message_digits(p, I, q, C, message, a);
   for (unsigned i = 0; i < p.p; ++i) {
     std::uint8_t* y = sig + 4 + p.n * (1 + i);
     ots_private_element(ch, static_cast<std::uint16_t>(i), seed, y);
@@ -224,20 +231,13 @@ bool ots_candidate(const LmotsParams& p, const std::uint8_t* I, std::uint32_t q,
                    byte_span sig, std::uint8_t* Kc) noexcept {
   if (sig.size() != p.sig_bytes || get_u32(sig.data()) != p.type) return false;
   const std::uint8_t* C = sig.data() + 4;
-  std::uint8_t Q[32];
-  Hx hq(p.hash);
+  unsigned a[265];
+  ots_message_digits(p, I, q, C, message, a);
+  ChainHasher ch(p.hash, p.n, I, q);
+  Hx hk(p.hash);
   std::uint8_t pre[22];
   std::memcpy(pre, I, 16);
   put_u32(pre + 16, q);
-  put_u16(pre + 20, kDMesg);
-  hq.update(pre, sizeof pre);
-  hq.update(C, p.n);
-  hq.update(message.data(), message.size());
-  hq.final(Q, p.n);
-  unsigned a[265];
-  digits(p, Q, a);
-  ChainHasher ch(p.hash, p.n, I, q);
-  Hx hk(p.hash);
   put_u16(pre + 20, kDPblc);
   hk.update(pre, sizeof pre);
   const unsigned top = (1u << p.w) - 1;
