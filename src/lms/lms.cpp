@@ -28,6 +28,13 @@ void Hx::update(const void* p, std::size_t n) noexcept {
   else
     k_.absorb(p, n);
 }
+void Hx::update_prefix(const std::uint8_t* I, std::uint32_t q, std::uint16_t d) noexcept {
+  std::uint8_t pre[22];
+  std::memcpy(pre, I, 16);
+  put_u32(pre + 16, q);
+  put_u16(pre + 20, d);
+  update(pre, sizeof pre);
+}
 void Hx::final(std::uint8_t* out, std::size_t n) noexcept {
   if (f_ == HashFamily::sha256) {
     std::uint8_t d[32];
@@ -176,11 +183,7 @@ void ots_public_key(const LmotsParams& p, const std::uint8_t* I, std::uint32_t q
     ch.chain(static_cast<std::uint16_t>(i), 0, top, y + i * p.n);
   }
   Hx hx(p.hash);
-  std::uint8_t pre[22];
-  std::memcpy(pre, I, 16);
-  put_u32(pre + 16, q);
-  put_u16(pre + 20, kDPblc);
-  hx.update(pre, sizeof pre);
+  hx.update_prefix(I, q, kDPblc);
   hx.update(y, p.p * p.n);  // public values (they are the one-time public key)
   hx.final(K, p.n);
   secure_zero(y, sizeof y);
@@ -192,11 +195,7 @@ void ots_message_digits(const LmotsParams& p, const std::uint8_t* I, std::uint32
                         byte_span message, unsigned* a) noexcept {
   std::uint8_t Q[32];
   Hx hq(p.hash);
-  std::uint8_t pre[22];
-  std::memcpy(pre, I, 16);
-  put_u32(pre + 16, q);
-  put_u16(pre + 20, kDMesg);
-  hq.update(pre, sizeof pre);
+  hq.update_prefix(I, q, kDMesg);
   hq.update(C, p.n);
   hq.update(message.data(), message.size());
   hq.final(Q, p.n);
@@ -235,11 +234,7 @@ bool ots_candidate(const LmotsParams& p, const std::uint8_t* I, std::uint32_t q,
   ots_message_digits(p, I, q, C, message, a);
   ChainHasher ch(p.hash, p.n, I, q);
   Hx hk(p.hash);
-  std::uint8_t pre[22];
-  std::memcpy(pre, I, 16);
-  put_u32(pre + 16, q);
-  put_u16(pre + 20, kDPblc);
-  hk.update(pre, sizeof pre);
+  hk.update_prefix(I, q, kDPblc);
   const unsigned top = (1u << p.w) - 1;
   std::uint8_t z[32];
   for (unsigned i = 0; i < p.p; ++i) {
@@ -257,11 +252,7 @@ bool ots_candidate(const LmotsParams& p, const std::uint8_t* I, std::uint32_t q,
 void leaf_node(HashFamily f, std::size_t m, const std::uint8_t* I, std::uint32_t r, const std::uint8_t* K,
                std::uint8_t* out) noexcept {
   Hx hx(f);
-  std::uint8_t pre[22];
-  std::memcpy(pre, I, 16);
-  put_u32(pre + 16, r);
-  put_u16(pre + 20, kDLeaf);
-  hx.update(pre, sizeof pre);
+  hx.update_prefix(I, r, kDLeaf);
   hx.update(K, m);
   hx.final(out, m);
 }
@@ -269,11 +260,7 @@ void leaf_node(HashFamily f, std::size_t m, const std::uint8_t* I, std::uint32_t
 void interior_node(HashFamily f, std::size_t m, const std::uint8_t* I, std::uint32_t r, const std::uint8_t* left,
                    const std::uint8_t* right, std::uint8_t* out) noexcept {
   Hx hx(f);
-  std::uint8_t pre[22];
-  std::memcpy(pre, I, 16);
-  put_u32(pre + 16, r);
-  put_u16(pre + 20, kDIntr);
-  hx.update(pre, sizeof pre);
+  hx.update_prefix(I, r, kDIntr);
   hx.update(left, m);
   hx.update(right, m);
   hx.final(out, m);

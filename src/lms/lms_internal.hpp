@@ -67,6 +67,8 @@ class Hx {
  public:
   explicit Hx(HashFamily f) noexcept : f_(f) {}
   void update(const void* p, std::size_t n) noexcept;
+  /// update(I || u32str(q) || u16str(d)): the 22-byte prefix of the keyed hashes of RFC 8554.
+  void update_prefix(const std::uint8_t* I, std::uint32_t q, std::uint16_t d) noexcept;
   void final(std::uint8_t* out, std::size_t n) noexcept;
 
  private:
