@@ -118,8 +118,11 @@ TEST(XmssLabel, FamilyLevelAlgIsOneRow) {
   EXPECT_EQ(family_for_alg("xmssmt"), std::nullopt);
   EXPECT_EQ(suite_for_alg("xmss"), nullptr);
   EXPECT_FALSE(alg_registered("xmss"));
-  for (const auto& s : all_suites())
-    if (s.family == Family::xmss) EXPECT_EQ(alg_name(s), "xmss") << s.id;
+  for (const auto& s : all_suites()) {
+    if (s.family == Family::xmss) {
+      EXPECT_EQ(alg_name(s), "xmss") << s.id;
+    }
+  }
 }
 
 TEST(XmssLabel, DirectoryKeysVerifyBothLabels) {
@@ -254,28 +257,31 @@ TEST(XmssLabel, AlgConfusionIsRefused) {
   EXPECT_TRUE(r3.policy_satisfied);
 }
 
-// An XMSS^MT key of a set no registry row has (20/4: d = 4): its own row, made once, of the xmss
-// family; signs and verifies as sig2 through the same paths.
+// An XMSS^MT key of a set no registry row has (SP 800-208's SHA-256/192, 20/2): its own row, made
+// once, of the xmss family; signs and verifies as sig2 through the same paths.
 TEST(XmssLabel, XmssMtKeyOutsideTheRegistryVerifiesThroughTheSeam) {
-  XmssCrawler c("XMSSMT-SHA2_20/4_256");
+  XmssCrawler c("XMSSMT-SHA2_20/2_192");
   const SuiteInfo& s = c.stateful->suite();
-  EXPECT_EQ(s.id, "xmssmt-sha2_20-4_256");
+  EXPECT_EQ(s.id, "xmssmt-sha2_20-2_192");
   EXPECT_EQ(find_suite(s.id).error().code, Errc::unknown_suite);
   for (const auto& row : all_suites()) EXPECT_NE(&row, &s) << row.id;
   EXPECT_EQ(s.family, Family::xmss);
   EXPECT_TRUE(s.stateful);
   EXPECT_TRUE(s.params.hbs.mt);
-  EXPECT_EQ(s.params.hbs.levels, 4u);
+  EXPECT_EQ(s.params.hbs.levels, 2u);
   EXPECT_EQ(s.params.hbs.height, 20u);
+  EXPECT_EQ(s.params.hbs.code, 0x21u);
   EXPECT_EQ(s.public_key_size, c.params->public_key_bytes());
   EXPECT_EQ(s.output_size, c.params->signature_bytes());
   EXPECT_EQ(suite_for_public_key(Family::xmss, c.xs->public_key(), true).value(), &s);
   EXPECT_EQ(SigningKey::generate(s).error().code, Errc::stateful_key);
   EXPECT_EQ(alg_name(s), "xmss");
-  // The same bytes read in the XMSS registry name another set (OID 2 there: XMSS-SHA2_16_256):
-  // the JWK's alg names the registry; never this row.
+  // The same bytes read in the XMSS registry are no set there or another one (the JWK's alg names
+  // the registry); never this row.
   auto as_xmss = suite_for_public_key(Family::xmss, c.xs->public_key(), false);
-  if (as_xmss) EXPECT_NE(*as_xmss, &s);
+  if (as_xmss) {
+    EXPECT_NE(*as_xmss, &s);
+  }
 
   KeyStore store;
   auto filed = wba::add_fetched_jwks(store, c.directory, true);
@@ -304,6 +310,27 @@ TEST(XmssLabel, XmssMtKeyOutsideTheRegistryVerifiesThroughTheSeam) {
   Message t = m;
   xmss_set_signature(t, "sig2", bad);
   EXPECT_EQ(xmss_verdict(wba::verify_request(t, store, vo), "sig2")->reason, Reason::signature_mismatch);
+}
+
+// The header budget counts the signature length from the key's suite: an XMSS^MT set whose
+// signature does not fit the 8 KiB cap (20/4: 9,251 bytes) is refused before any index is used.
+TEST(XmssLabel, HeaderBudgetFromTheKeysSuite) {
+  XmssCrawler c("XMSSMT-SHA2_20/4_256");
+  EXPECT_EQ(c.stateful->suite().id, "xmssmt-sha2_20-4_256");
+  EXPECT_EQ(c.stateful->suite().output_size, 9251u);
+  Message m = parse_message("GET / HTTP/1.1\nHost: shop.example\n\n").value();
+  wba::SignerOptions o;
+  o.created = kXmssNow;
+  wba::LabelKey sig2{"sig2", nullptr, c.xmss_kid, ""};
+  sig2.stateful = c.stateful.get();
+  wba::Signer signer({wba::LabelKey{"sig1", &c.ed, c.ed_kid, ""}, sig2}, o);
+  auto r = signer.sign(m);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("hard cap"), std::string::npos) << r.error().what();
+  EXPECT_NE(r.error().message.find("xmssmt-sha2_20-4_256"), std::string::npos) << r.error().what();
+  auto audit = c.xs->store().audit();
+  ASSERT_TRUE(audit.ok());
+  EXPECT_EQ(audit->signatures, 0u);
 }
 
 // Hostile XMSS keys are typed errors at import (the seam, a directory filing them).
