@@ -186,7 +186,7 @@ put('ledger_item', b'{"alg":"ed25519","pk":"d75a980182b10ab7d54bfed3c964073a0ee1
 put('ledger_item', b'{"alg":"ml-dsa-44","pk":"00","msg":"00","sig":"00","ctx":"01"}', 'short_mldsa.json')
 
 # ---- hbs_forms: the public keys of the lms_verify / xmss_verify seeds in SPKI (RFC 9802), COSE_Key
-# (RFC 8778) and our AKP JWK forms (byte 0: 0 SPKI, 1 COSE_Key, 2 JWK, 3 raw HSS key)
+# (RFC 8778) and our AKP JWK forms (byte 0: 0 SPKI, 1 COSE_Key, 2 JWK, 3/4/5 raw HSS/XMSS/XMSS^MT key)
 def _der(tag, body):
     n = len(body)
     ln = bytes([n]) if n < 128 else (bytes([0x81, n]) if n < 256 else bytes([0x82, n >> 8, n & 0xff]))
@@ -201,7 +201,7 @@ def _hbs_seeds(kind, name, pk):
     put('hbs_forms', b'\x02' + json.dumps({'kty': 'AKP', 'alg': alg, 'pub': pub}).encode(), name + '.jwk')
     if kind == 'hss':
         put('hbs_forms', b'\x01' + bytes.fromhex('a3010503382d20') + bytes([0x58, len(pk)]) + pk, name + '.cose')
-        put('hbs_forms', b'\x03' + pk, name + '.raw')
+    put('hbs_forms', bytes([{'hss': 3, 'xmss': 4, 'xmssmt': 5}[kind]]) + pk, name + '.raw')
 for _target, _kind in (('lms_verify', 'hss'), ('xmss_verify', None)):
     _d = os.path.join(HERE, 'corpus', _target)
     for _f in sorted(os.listdir(_d)) if os.path.isdir(_d) else []:

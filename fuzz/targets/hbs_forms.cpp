@@ -1,5 +1,6 @@
 // Stateful hash-based public-key forms (pqsig/jose.hpp): RFC 9802 SPKI DER (HSS, XMSS, XMSS^MT),
-// RFC 8778 COSE_Key (HSS), our AKP JWK, and the seam reading an HSS key's parameter set. Byte 0 picks the form.
+// RFC 8778 COSE_Key (HSS), our AKP JWK, and the seam reading an HSS, XMSS or XMSS^MT key's parameter
+// set (byte 0 mod 6: 3, 4, 5). Byte 0 picks the form.
 // Properties: a key that parses passes check_hbs_public_key, re-encodes to the same SPKI bytes
 // (DER is canonical), and its COSE_Key / JWK re-parse to the same key.
 #include "harness.hpp"
@@ -28,7 +29,7 @@ void hbs_forms_check_key(const jose::HbsPublicKey& k) {
 PQSIG_FUZZ_TARGET(hbs_forms) {
   if (size == 0) return 0;
   const byte_span in(data + 1, size - 1);
-  switch (data[0] % 4) {
+  switch (data[0] % 6) {
     case 0: {
       auto k = jose::hbs_from_spki_der(in);
       if (!k) break;
@@ -50,20 +51,30 @@ PQSIG_FUZZ_TARGET(hbs_forms) {
       break;
     }
     default: {
-      // The seam reads an HSS key's parameter set (suite_for_public_key, HTTP's alg hss-lms): it
-      // agrees with the key forms' check, and a key it admits is a VerifyingKey filed in a KeyStore.
-      auto s = suite_for_public_key(Family::lms, in);
-      fuzz::check(s.ok() == jose::check_hbs_public_key({jose::HbsKind::hss, bytes(in.begin(), in.end())}).ok(),
-                  "the seam and the key forms disagree on an HSS public key");
+      // The seam reads a key's parameter set (suite_for_public_key, HTTP's family-level algs
+      // hss-lms and xmss; for XMSS the registry named as a JWK's alg names it): it agrees with the
+      // key forms' check, and a key it admits is a VerifyingKey filed in a KeyStore.
+      struct HbsSeamForm {
+        jose::HbsKind kind;
+        Family family;
+        bool multi_tree;
+      };
+      static constexpr HbsSeamForm kHbsSeamForms[] = {{jose::HbsKind::hss, Family::lms, false},
+                                                      {jose::HbsKind::xmss, Family::xmss, false},
+                                                      {jose::HbsKind::xmssmt, Family::xmss, true}};
+      const HbsSeamForm& f = kHbsSeamForms[(data[0] % 6) - 3];
+      auto s = suite_for_public_key(f.family, in, f.multi_tree);
+      fuzz::check(s.ok() == jose::check_hbs_public_key({f.kind, bytes(in.begin(), in.end())}).ok(),
+                  "the seam and the key forms disagree on a public key");
       if (!s) break;
-      fuzz::check((*s)->family == Family::lms && (*s)->stateful && (*s)->public_key_size == in.size(),
-                  "an HSS key's suite does not describe the key");
+      fuzz::check((*s)->family == f.family && (*s)->stateful && (*s)->public_key_size == in.size(),
+                  "a key's suite does not describe the key");
       auto vk = VerifyingKey::from_public(**s, in);
-      fuzz::check(vk.ok(), "an admitted HSS key is not a verifying key of its suite");
+      fuzz::check(vk.ok(), "an admitted key is not a verifying key of its suite");
       if (!vk) break;
       httpsig::KeyStore store;
       store.add("k", std::move(*vk));
-      fuzz::check(store.resolve("k").has_value() && store.resolve("k")->suite == *s, "filed HSS key not found");
+      fuzz::check(store.resolve("k").has_value() && store.resolve("k")->suite == *s, "filed key not found");
       break;
     }
   }

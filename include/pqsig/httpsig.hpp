@@ -28,6 +28,12 @@ namespace pqsig::httpsig {
 /// that suite like any other; signing goes through a StatefulKey (SignSpec::stateful), which
 /// reserves every index before use.
 inline constexpr std::string_view kHssLmsAlg = "hss-lms";
+/// pqsig's own RFC 9421 alg token for XMSS and XMSS^MT signatures (RFC 8391 §4.1.8 / §4.2.3
+/// encodings): not registered — ours, like kHssLmsAlg (docs/lms.md, "Web Bot Auth"). A
+/// family-level alg: it names Family::xmss (XMSS and XMSS^MT alike), and each key names its
+/// parameter set (suite_for_public_key; JWK {"kty":"AKP","alg":"XMSS"|"XMSSMT",...}, whose alg
+/// names the OID registry). Signing, as for kHssLmsAlg, only through a StatefulKey.
+inline constexpr std::string_view kXmssAlg = "xmss";
 
 // ------------------------------------------------------------------ message model
 
@@ -126,11 +132,11 @@ std::string_view reason_name(Reason r) noexcept;
 /// RFC 9421 algorithm name → suite ("ed25519" → ed25519 ...; the three "ml-dsa-*" names are
 /// pqsig's unregistered ones). nullptr when the name is unknown.
 const SuiteInfo* suite_for_alg(std::string_view alg) noexcept;
-/// A family-level alg name → its family (kHssLmsAlg → Family::lms): the key, not the name, holds
+/// A family-level alg name → its family (kHssLmsAlg → Family::lms, kXmssAlg → Family::xmss): the key, not the name, holds
 /// the parameter set (suite_for_public_key). nullopt for any other name.
 std::optional<Family> family_for_alg(std::string_view alg) noexcept;
 /// The RFC 9421 alg name used for a suite: its family's family-level alg (kHssLmsAlg for every
-/// lms suite), else SuiteInfo::http_alg, or the suite id for suites without one (never registered).
+/// lms suite, kXmssAlg for every xmss one), else SuiteInfo::http_alg, or the suite id for suites without one (never registered).
 std::string alg_name(const SuiteInfo& s);
 /// True for the six entries of the IANA HTTP Signature Algorithms registry.
 bool alg_registered(std::string_view alg) noexcept;
@@ -197,7 +203,7 @@ struct SignSpec {
   std::optional<std::string> tag;
   bool include_alg = true;              ///< add alg="…" (recommended when the key is shared)
   sf::Parameters extra;                 ///< any further signature parameters
-  /// Or a stateful key (a stateful suite, e.g. HSS/LMS with alg kHssLmsAlg) instead of `key`: each
+  /// Or a stateful key (a stateful suite: HSS/LMS with alg kHssLmsAlg, XMSS with kXmssAlg) instead of `key`: each
   /// signature takes its next index, reserved and synced to disk before the signature exists (never
   /// the stateless SigningKey path). Not owned; one thread at a time.
   StatefulKey* stateful = nullptr;

@@ -44,8 +44,9 @@ struct LabelKey {
   const SigningKey* key = nullptr;   ///< nullptr = key missing (the label degrades away unless it is the first)
   std::string keyid;                 ///< the key's JWK thumbprint (RFC 7638)
   std::string agent;                 ///< Signature-Agent member for this label ("https://…"); empty = none
-  /// A stateful key instead of `key` (HSS/LMS: alg "hss-lms", httpsig::kHssLmsAlg, ours and
-  /// unregistered; pqsig::stateful_key(lms::StatefulSigner&)): every signature reserves its
+  /// A stateful key instead of `key` (HSS/LMS: alg "hss-lms", httpsig::kHssLmsAlg; XMSS /
+  /// XMSS^MT: alg "xmss", httpsig::kXmssAlg; ours and unregistered; pqsig::stateful_key of an
+  /// lms::StatefulSigner or xmss::StatefulSigner): every signature reserves its
   /// one-time index on disk first. keyid = the thumbprint of its JWK (jose::hbs_to_jwk). Not
   /// owned; the Signer is then not thread-safe.
   StatefulKey* stateful = nullptr;

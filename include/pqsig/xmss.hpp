@@ -173,6 +173,7 @@ class StatefulSigner {
   };
   Result<Signed> sign(byte_span message);
   const bytes& public_key() const noexcept { return signer_.public_key(); }
+  const Params& params() const noexcept { return signer_.params(); }
   lms::Reservation current() const noexcept { return cur_; }
   lms::StateStore& store() noexcept { return store_; }
   /// Fleet mode, as lms::StatefulSigner::use_leases: reservations are leases from `source`.

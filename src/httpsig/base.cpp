@@ -189,7 +189,7 @@ struct HttpFamilyAlg {
   std::string_view alg;
   Family family;
 };
-constexpr HttpFamilyAlg kHttpFamilyAlgs[] = {{kHssLmsAlg, Family::lms}};
+constexpr HttpFamilyAlg kHttpFamilyAlgs[] = {{kHssLmsAlg, Family::lms}, {kXmssAlg, Family::xmss}};
 }  // namespace
 
 std::optional<Family> family_for_alg(std::string_view alg) noexcept {

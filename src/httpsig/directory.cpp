@@ -81,11 +81,12 @@ Result<std::string> build_directory(const std::vector<std::string>& inputs) {
 }
 
 namespace {
-// A stateful hash-based JWK (our AKP form) as a key of its suite: HSS/LMS keys only (alg
-// hss-lms, family-level: the parameter set read from the key by the seam, suite_for_public_key).
+// A stateful hash-based JWK (our AKP form) as a key of its suite: the parameter set read from
+// the key by the seam (suite_for_public_key; family-level algs hss-lms and xmss). The JWK's
+// kind names the family and, for XMSS, the OID registry (XMSS or XMSS^MT).
 Result<VerifyingKey> dir_hbs_verifying_key(const jose::HbsPublicKey& k) {
-  if (k.kind != jose::HbsKind::hss) return Error{Errc::unsupported, "XMSS keys have no HTTP signature alg here"};
-  auto s = suite_for_public_key(Family::lms, k.key);
+  auto s = suite_for_public_key(k.kind == jose::HbsKind::hss ? Family::lms : Family::xmss, k.key,
+                                k.kind == jose::HbsKind::xmssmt);
   if (!s) return s.error();
   return VerifyingKey::from_public(**s, k.key);
 }
@@ -118,7 +119,7 @@ Result<std::size_t> add_jwks(httpsig::KeyStore& store, std::string_view text) {
   std::string errors;
   for (const auto& o : objs.value()) {
     bool any = false;
-    if (jose::is_hbs_jwk(o)) {  // an HSS/LMS key (alg hss-lms) under its kid and its thumbprint
+    if (jose::is_hbs_jwk(o)) {  // an HSS or XMSS key (alg hss-lms, xmss) under its kid and its thumbprint
       std::string tp, kid;
       auto hk = jose::hbs_from_jwk(o, &tp, &kid);
       auto vk = hk ? dir_hbs_verifying_key(*hk) : Result<VerifyingKey>(hk.error());
@@ -154,7 +155,7 @@ Result<FetchedKeys> add_fetched_jwks(httpsig::KeyStore& store, std::string_view 
   std::string errors;
   for (const auto& o : objs.value()) {
     bool any = false, mismatch = false;
-    if (jose::is_hbs_jwk(o)) {  // an HSS/LMS key: filed under its thumbprint only, like the others
+    if (jose::is_hbs_jwk(o)) {  // an HSS or XMSS key: filed under its thumbprint only, like the others
       std::string tp, kid;
       auto hk = jose::hbs_from_jwk(o, &tp, &kid);
       auto vk = hk ? dir_hbs_verifying_key(*hk) : Result<VerifyingKey>(hk.error());

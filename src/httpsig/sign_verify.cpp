@@ -251,7 +251,7 @@ Verdict verify_label(const Message& msg, const std::string& label, const sf::Mem
   if (sigm->is_inner_list || sigm->item.bare.type != sf::Type::byte_sequence)
     return bad(Reason::malformed_signature, "Signature member is not a byte sequence");
 
-  // Algorithm: unknown alg → skipped. A family-level alg (kHssLmsAlg) names a family, not a suite:
+  // Algorithm: unknown alg → skipped. A family-level alg (kHssLmsAlg, kXmssAlg) names a family, not a suite:
   // the key's suite (its parameter set read from the key) must be of that family.
   const SuiteInfo* alg_suite = nullptr;
   std::optional<Family> alg_family;

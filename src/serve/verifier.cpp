@@ -13,6 +13,7 @@
 #include "pqsig/mldsa.hpp"
 #include "pqsig/serve.hpp"
 #include "pqsig/slhdsa.hpp"
+#include "pqsig/xmss.hpp"
 
 namespace pqsig::serve {
 namespace {
@@ -62,6 +63,17 @@ std::size_t hss_cost_units(std::uint32_t levels, std::uint32_t lmots_type) noexc
   const std::size_t per_level = (std::size_t{ots->p} * ((std::size_t{1} << ots->w) - 1) / 2 + 30) / 500 + 1;
   return levels * per_level;
 }
+// An XMSS / XMSS^MT verification in the same units: per layer, the WOTS+ chains len · (w - 1) / 2
+// steps on average (w = 16, RFC 8391 §3.1; each step a PRF for its key, one for its bitmask and F:
+// 3 hashes), the L-tree's len - 1 nodes and the h/d path nodes (each 3 PRFs and H: 4 hashes).
+// SHA-512 sets (n = 64) count each hash twice. From the suite's OID, registry and layers d.
+std::size_t xmss_cost_units(const HbsParams& h) noexcept {
+  const xmss::Params* p = h.mt ? xmss::find_xmssmt(h.code) : xmss::find_xmss(h.code);
+  if (!p || p->d < 1 || p->d > 12) return 5;
+  const std::size_t len = p->wots_len(), hashes = len * 15 / 2 * 3 + (len - 1) * 4 + std::size_t{p->tree_height()} * 4;
+  const std::size_t per_layer = (hashes * (p->n == 64 ? 2 : 1) + 30) / 500 + 1;
+  return p->d * per_layer;
+}
 }  // namespace
 
 std::size_t verify_cost_units(const SuiteInfo& suite) noexcept {
@@ -79,7 +91,7 @@ std::size_t verify_cost_units(const SuiteInfo& suite) noexcept {
     case Family::composite: return 5;
     // Stateful hash-based: one Winternitz chain walk per level.
     case Family::lms: return hss_cost_units(suite.params.hbs.levels, suite.params.hbs.ots);
-    case Family::xmss: return 5u * suite.params.hbs.levels;
+    case Family::xmss: return xmss_cost_units(suite.params.hbs);
     case Family::classical:
       switch (suite.params.classical) {
         case K::rsa_pss_sha512: case K::rsa_v15_sha256: return 3;

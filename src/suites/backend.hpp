@@ -87,10 +87,10 @@ struct Backend {
   unsigned (*operations)(const SuiteInfo&) noexcept = nullptr;
   /// A fresh key pair in the FIPS encodings (pk + expanded sk, or ek + dk) — kKeygen.
   Result<EncodedKeyPair> (*keypair)(const SuiteInfo&) = nullptr;
-  /// A family whose public keys carry their parameter set (lms): the suite of one key, its set
-  /// read from the key, typed and bounded (pqsig::suite_for_public_key). Null: the family's
-  /// parameter set is named by its suite only.
-  Result<const SuiteInfo*> (*suite_for_key)(Family, byte_span pub) = nullptr;
+  /// A family whose public keys carry their parameter set (lms, xmss): the suite of one key, its
+  /// set read from the key, typed and bounded (pqsig::suite_for_public_key; multi_tree: the
+  /// XMSS^MT OID registry). Null: the family's parameter set is named by its suite only.
+  Result<const SuiteInfo*> (*suite_for_key)(Family, byte_span pub, bool multi_tree) = nullptr;
 };
 
 /// Backend::keypair for a family whose signing keys have an expanded form: a fresh SigningKey's

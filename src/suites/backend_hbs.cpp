@@ -7,13 +7,15 @@
 // LM-OTS typecodes; XMSS: the OID in the suite's registry) and a signature must have the suite's
 // size (every HSS level alike), so a key or signature of another set is refused before hashing.
 //
-// A family whose keys carry their parameter set (lms, for HTTP's family-level alg "hss-lms"):
-// hbs_suite_for_key reads the set from the key, checks and bounds it, and gives the registry row
-// of that set or a row made once per set (bounded: at most 8 levels × 20 LMS × 4 LM-OTS sets).
+// A family whose keys carry their parameter set (lms, xmss: HTTP's family-level algs "hss-lms",
+// "xmss"): hbs_suite_for_key reads the set from the key, checks and bounds it, and gives the
+// registry row of that set or a row made once per set (bounded: at most 8 levels × 20 LMS × 4
+// LM-OTS sets; the 21 XMSS and 56 XMSS^MT sets of pqsig/xmss.hpp).
 #include <array>
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pqsig/lms.hpp"
@@ -140,7 +142,52 @@ const SuiteInfo* hbs_key_suite_row(const std::vector<lms::Level>& levels) {
   return &row->info;
 }
 
-Result<const SuiteInfo*> hbs_suite_for_key(Family family, byte_span pub) {
+// One row per XMSS / XMSS^MT parameter set outside the registry, made on first use and never
+// freed, as for HSS. Bounded by the sets pqsig/xmss.hpp implements (77).
+const SuiteInfo* hbs_xmss_key_suite_row(const xmss::Params& p) {
+  static std::mutex mu;
+  static auto* rows = new std::map<std::pair<bool, std::uint32_t>, std::unique_ptr<HbsKeySuiteRow>>();
+  std::lock_guard<std::mutex> lock(mu);
+  auto& row = (*rows)[{p.mt, p.oid}];
+  if (!row) {
+    auto r = std::make_unique<HbsKeySuiteRow>();
+    r->id.reserve(p.name.size());
+    for (char c : p.name) r->id.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c == '/' ? '-' : c);
+    SuiteInfo& s = r->info;
+    s.id = r->id;
+    s.version = 1;
+    s.cls = SuiteClass::signature;
+    s.family = Family::xmss;
+    s.standard = "RFC 8391 / SP 800-208";
+    s.jose_alg = "";
+    s.http_alg = "";
+    s.http_registered = false;
+    s.public_key_size = p.public_key_bytes();
+    // Our private key "PQXMSS1" || u8 mt || u32 oid || SK_SEED || SK_PRF || PUB_SEED || root.
+    s.private_key_size = 7 + 1 + 4 + 4 * p.n;
+    s.expanded_key_size = s.private_key_size;
+    s.output_size = p.signature_bytes();
+    s.shared_secret_size = 0;
+    s.variable_output = false;
+    s.params.hbs = HbsParams{p.oid, 0, static_cast<std::uint8_t>(p.d), p.mt, static_cast<std::uint8_t>(p.h)};
+    s.stateful = true;
+    row = std::move(r);
+  }
+  return &row->info;
+}
+
+// RFC 8391 Appendix B.3 / C.3: u32str(oid) || root || SEED, the OID in the XMSS or the XMSS^MT
+// registry (multi_tree). xmss::parse_public_key checks the OID and the set's exact length.
+Result<const SuiteInfo*> hbs_xmss_suite_for_key(byte_span pub, bool multi_tree) {
+  auto p = xmss::parse_public_key(multi_tree, pub);
+  if (!p) return Error{p.error().code, std::string(multi_tree ? "XMSS^MT" : "XMSS") + " public key: " + p.error().message};
+  for (const SuiteInfo& s : all_suites())
+    if (s.family == Family::xmss && s.params.hbs.mt == (*p)->mt && s.params.hbs.code == (*p)->oid) return &s;
+  return hbs_xmss_key_suite_row(**p);
+}
+
+Result<const SuiteInfo*> hbs_suite_for_key(Family family, byte_span pub, bool multi_tree) {
+  if (family == Family::xmss) return hbs_xmss_suite_for_key(pub, multi_tree);
   if (family != Family::lms)
     return Error{Errc::unsupported, "family " + std::string(family_name(family)) +
                                         ": its parameter set is named by a suite, not read from a key"};
@@ -176,6 +223,23 @@ class HbsLmsStatefulKey final : public StatefulKey {
   lms::StatefulSigner& signer_;
   const SuiteInfo& suite_;
 };
+
+// RFC 8391 Algorithm 12 / 15 through the state: xmss::StatefulSigner reserves (and syncs) first.
+class HbsXmssStatefulKey final : public StatefulKey {
+ public:
+  HbsXmssStatefulKey(xmss::StatefulSigner& signer, const SuiteInfo& suite) : signer_(signer), suite_(suite) {}
+  const SuiteInfo& suite() const noexcept override { return suite_; }
+  byte_span public_key() const noexcept override { return signer_.public_key(); }
+  Result<bytes> sign(byte_span msg) override {
+    auto r = signer_.sign(msg);
+    if (!r) return r.error();
+    return std::move(r->signature);
+  }
+
+ private:
+  xmss::StatefulSigner& signer_;
+  const SuiteInfo& suite_;
+};
 }  // namespace
 
 const Backend* hbs_backend() noexcept { return &kHbsBackend; }
@@ -186,5 +250,10 @@ Result<std::unique_ptr<StatefulKey>> stateful_key(lms::StatefulSigner& signer) {
   auto s = suite_for_public_key(Family::lms, signer.public_key());
   if (!s) return s.error();
   return std::unique_ptr<StatefulKey>(std::make_unique<detail::HbsLmsStatefulKey>(signer, **s));
+}
+Result<std::unique_ptr<StatefulKey>> stateful_key(xmss::StatefulSigner& signer) {
+  auto s = suite_for_public_key(Family::xmss, signer.public_key(), signer.params().mt);
+  if (!s) return s.error();
+  return std::unique_ptr<StatefulKey>(std::make_unique<detail::HbsXmssStatefulKey>(signer, **s));
 }
 }  // namespace pqsig

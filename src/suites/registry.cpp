@@ -1,6 +1,6 @@
 // The closed, versioned suite registry. Adding a suite means adding a row here (and a test
 // asserting its sizes); nothing else in pqsig accepts a suite that is not in this table, except a
-// family whose keys carry their parameter set (lms): suite_for_public_key reads a key's set
+// family whose keys carry their parameter set (lms, xmss): suite_for_public_key reads a key's set
 // through the family's backend, which makes one row per set outside this table.
 #include <string>
 
@@ -245,12 +245,12 @@ Result<const SuiteInfo*> parse_suite_ref(std::string_view ref) {
   return find_suite(ref.substr(0, at), ver);
 }
 
-Result<const SuiteInfo*> suite_for_public_key(Family family, byte_span pub) {
+Result<const SuiteInfo*> suite_for_public_key(Family family, byte_span pub, bool multi_tree) {
   const detail::Backend* b = detail::backend_for_family(family);
   if (!b || !b->suite_for_key)
     return Error{Errc::unsupported, "family " + std::string(family_name(family)) +
                                         ": its parameter set is named by a suite, not read from a key"};
-  return b->suite_for_key(family, pub);
+  return b->suite_for_key(family, pub, multi_tree);
 }
 
 namespace detail {

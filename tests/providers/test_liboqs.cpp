@@ -393,10 +393,11 @@ void hbs_dual_check(const char* id, std::uint64_t index) {
   const HbsSigned hs = hbs_pqsig_sign(s, msg, index);
   ASSERT_EQ(hs.sig.size(), s.output_size);
   ASSERT_EQ(hs.pk.size(), s.public_key_size);
-  // An HSS key whose parameter set the seam reads from the key (HTTP's alg hss-lms, a directory
-  // key) is this registry row, so dual verification applies to it as to the row.
-  if (s.family == Family::lms) {
-    auto by_key = suite_for_public_key(Family::lms, hs.pk);
+  // A key whose parameter set the seam reads from the key (HTTP's algs hss-lms and xmss, a
+  // directory key; for XMSS the registry its JWK names) is this registry row, so dual
+  // verification applies to it as to the row.
+  {
+    auto by_key = suite_for_public_key(s.family, hs.pk, s.params.hbs.mt);
     ASSERT_TRUE(by_key.ok()) << by_key.error().what();
     EXPECT_EQ(*by_key, &s);
   }

@@ -197,3 +197,53 @@ TEST(StatefulSuites, SuiteReadFromAnHssKey) {
     EXPECT_EQ(provider::find("pqsig").value()->interfaces(**s), provider::kPure);
   }
 }
+
+// The same seam for XMSS / XMSS^MT (HTTP's family-level alg xmss): the registry row of a key's set
+// where there is one, else one row per set whose sizes agree with pqsig/xmss.hpp. The OID is read
+// in the registry the caller names (XMSS and XMSS^MT OIDs overlap).
+TEST(StatefulSuites, SuiteReadFromAnXmssKey) {
+  for (const auto& s : all_suites()) {
+    if (s.family != Family::xmss) continue;
+    SCOPED_TRACE(std::string(s.id));
+    bytes pk(s.public_key_size, 0x5a);
+    for (int i = 0; i < 4; ++i) pk[static_cast<std::size_t>(i)] = static_cast<u8>(s.params.hbs.code >> (24 - 8 * i));
+    auto by_key = suite_for_public_key(Family::xmss, pk, s.params.hbs.mt);
+    ASSERT_TRUE(by_key.ok()) << by_key.error().what();
+    EXPECT_EQ(*by_key, &s);
+  }
+  std::size_t sets = 0;
+  for (auto all : {xmss::all_xmss(), xmss::all_xmssmt()}) {
+    for (const xmss::Params& p : all) {
+      SCOPED_TRACE(std::string(p.name));
+      ++sets;
+      // A key with a given root: no tree computed.
+      auto k = xmss::PrivateKey::from_seeds(p, bytes(p.n, 1), bytes(p.n, 2), bytes(p.n, 3), bytes(p.n, 4));
+      ASSERT_TRUE(k.ok()) << k.error().what();
+      const bytes pk = k->public_key();
+      auto s = suite_for_public_key(Family::xmss, pk, p.mt);
+      ASSERT_TRUE(s.ok()) << s.error().what();
+      EXPECT_EQ((*s)->family, Family::xmss);
+      EXPECT_TRUE((*s)->stateful);
+      EXPECT_EQ((*s)->params.hbs.mt, p.mt);
+      EXPECT_EQ((*s)->params.hbs.code, p.oid);
+      EXPECT_EQ((*s)->params.hbs.levels, p.d);
+      EXPECT_EQ((*s)->params.hbs.height, p.h);
+      EXPECT_EQ((*s)->public_key_size, pk.size());
+      EXPECT_EQ((*s)->output_size, p.signature_bytes());
+      EXPECT_EQ((*s)->private_key_size, k->serialize().size());
+      EXPECT_EQ((*s)->max_signatures(), p.max_signatures());
+      // One row per set.
+      EXPECT_EQ(suite_for_public_key(Family::xmss, pk, p.mt).value(), *s);
+      EXPECT_EQ(SigningKey::generate(**s).error().code, Errc::stateful_key);
+      EXPECT_EQ(provider::find("pqsig").value()->interfaces(**s), provider::kPure);
+      // Its verifier refuses a key of another set of the same length.
+      bytes other = pk;
+      other[3] ^= 0x01;
+      auto o = suite_for_public_key(Family::xmss, other, p.mt);
+      if (o) {
+        EXPECT_NE(*o, *s);
+      }
+    }
+  }
+  EXPECT_EQ(sets, 77u);
+}
